@@ -1,0 +1,14 @@
+package io.spindle;
+
+/**
+ * A snapshot of a pool's counters, summed over its workers. Counters are read without stopping the pool, so a
+ * snapshot taken while work runs is approximate; one taken while the pool is idle is exact.
+ *
+ * @param jobsExecuted jobs run by the pool's workers (join halves that were stolen or taken back, spawned tasks,
+ *                     installs, broadcast copies)
+ * @param steals       jobs a worker took from another worker's deque
+ * @param injected     jobs submitted from threads outside the pool
+ * @param sleeps       times a worker blocked because it found no work
+ * @param wakeups      times a blocked worker was woken by another thread
+ */
+public record PoolStats(long jobsExecuted, long steals, long injected, long sleeps, long wakeups) {}

@@ -1,0 +1,490 @@
+package io.spindle;
+
+import io.spindle.internal.registry.PoolConfig;
+import io.spindle.internal.registry.Registry;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.IntConsumer;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
+
+/**
+ * A pool of worker threads that run fork-join work: {@link #join join}, {@link #scope scope}, {@link #spawn spawn},
+ * {@link #install install} and {@link #broadcast broadcast}, on per-worker work-stealing deques, with idle workers
+ * sleeping by the chosen {@link SleepStrategy}. It is also a full {@link ExecutorService}.
+ *
+ * <pre>{@code
+ * try (ThreadPool pool = ThreadPool.builder().threads(8).build()) {
+ *     long n = pool.install(() -> fib(35));          // fib uses Spindle.join inside
+ * }
+ *
+ * static long fib(int n) {
+ *     if (n < 20) return fibSequential(n);
+ *     Pair<Long, Long> r = Spindle.join(() -> fib(n - 1), () -> fib(n - 2));
+ *     return r.first() + r.second();
+ * }
+ * }</pre>
+ *
+ * <h2>Where work runs</h2>
+ * A call is <em>internal</em> when the calling thread is one of this pool's workers and <em>external</em> otherwise.
+ * External calls of {@code install}, {@code join}, {@code scope} and {@code broadcast} hand the work to the pool and
+ * block the caller until it ends. When the caller is a worker of <em>another</em> Spindle pool, that worker keeps
+ * running its own pool's jobs while it waits (as rayon does), so pools may call into each other without idling their
+ * threads.
+ *
+ * <h2>Failures</h2>
+ * {@code install}, {@code join}, {@code scope} and {@code broadcast} rethrow the failures of their closures as they are
+ * (errors and unchecked exceptions included), combining several failures as their documentation says. Failures of
+ * {@code spawn} and {@code execute} tasks go to the pool's uncaught-exception handler; failures of {@code submit}ted
+ * tasks go into their {@link Future}.
+ *
+ * <h2>Shutdown</h2>
+ * {@link #shutdown()} rejects new external submissions with {@link RejectedExecutionException}, lets everything
+ * already accepted run (including work spawned by it), then ends the workers, each after running its exit hook.
+ * {@link #close()} is shutdown plus waiting for termination. The {@link #global() global pool} never terminates.
+ */
+public final class ThreadPool implements ExecutorService, AutoCloseable {
+    /** The largest number of workers a pool can have: the sleep counters keep thread counts in 16-bit fields. */
+    public static final int MAX_THREADS = 0xFFFF;
+
+    private final Registry registry;
+    private final boolean isGlobal;
+
+    private ThreadPool(PoolConfig config, boolean isGlobal) {
+        this.isGlobal = isGlobal;
+        this.registry = new Registry(config, this);
+        registry.start();
+    }
+
+    /**
+     * Returns a builder with the defaults: {@code availableProcessors()} daemon threads and
+     * {@link SleepStrategy#JOBS_EVENT_COUNTER}.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Returns the global pool, created on first use. Its size is the system property {@code spindle.threads}, else the
+     * environment variable {@code SPINDLE_THREADS}, else {@code availableProcessors()}; its threads are daemons and it
+     * never terminates ({@code shutdown} and {@code close} do nothing on it).
+     *
+     * @return the global pool
+     * @throws IllegalArgumentException if {@code spindle.threads} or {@code SPINDLE_THREADS} is not a number in
+     *                                  {@code 1..MAX_THREADS}
+     */
+    public static ThreadPool global() {
+        ThreadPool pool = GlobalHolder.pool;
+        return pool != null ? pool : GlobalHolder.create();
+    }
+
+    /** @return the number of worker threads */
+    public int threadCount() {
+        return registry.threadCount();
+    }
+
+    /** @return the sleep protocol this pool's idle workers follow */
+    public SleepStrategy sleepStrategy() {
+        return registry.sleepStrategy();
+    }
+
+    /**
+     * Runs {@code op} on one of this pool's workers and returns its result. Called from a worker of this pool, it runs
+     * {@code op} inline. Inside {@code op}, the {@link Spindle} free functions use this pool.
+     *
+     * @param op  the operation
+     * @param <T> its result type
+     * @return what {@code op} returned
+     * @throws NullPointerException       if {@code op} is null
+     * @throws RejectedExecutionException if called from outside after {@link #shutdown()}
+     */
+    public <T> T install(Supplier<T> op) {
+        Objects.requireNonNull(op, "op");
+        return registry.install(op);
+    }
+
+    /**
+     * Runs {@code a} and {@code b}, potentially in parallel, and returns both results. On a worker, {@code b} is made
+     * available for stealing while {@code a} runs inline; {@code b} then runs inline if nobody stole it. Both closures
+     * always run. If {@code a} throws, its throwable is rethrown after {@code b} ended, with {@code b}'s failure (if
+     * any) added as suppressed; otherwise {@code b}'s failure is rethrown.
+     *
+     * @param a   the first closure
+     * @param b   the second closure
+     * @param <A> the first result type
+     * @param <B> the second result type
+     * @return both results
+     * @throws NullPointerException if {@code a} or {@code b} is null
+     */
+    public <A, B> Pair<A, B> join(Supplier<A> a, Supplier<B> b) {
+        Objects.requireNonNull(a, "a");
+        Objects.requireNonNull(b, "b");
+        return registry.join(a, b);
+    }
+
+    /**
+     * Runs {@code a} and {@code b}, potentially in parallel; see {@link #join(Supplier, Supplier)}.
+     *
+     * @param a the first closure
+     * @param b the second closure
+     * @throws NullPointerException if {@code a} or {@code b} is null
+     */
+    public void join(Runnable a, Runnable b) {
+        Objects.requireNonNull(a, "a");
+        Objects.requireNonNull(b, "b");
+        registry.join(a, b);
+    }
+
+    /**
+     * Opens a {@link Scope}, runs {@code body} in it on one of this pool's workers, and returns once {@code body} and
+     * every task spawned into the scope ended. The first failure (in time) of the body or of any task is rethrown, the
+     * others added to it as suppressed.
+     *
+     * @param body the body
+     * @param <T>  its result type
+     * @return what {@code body} returned
+     * @throws NullPointerException if {@code body} is null
+     */
+    public <T> T scope(Function<Scope, T> body) {
+        Objects.requireNonNull(body, "body");
+        return registry.scope(body);
+    }
+
+    /**
+     * Opens a {@link Scope}; see {@link #scope(Function)}.
+     *
+     * @param body the body
+     * @throws NullPointerException if {@code body} is null
+     */
+    public void scope(Consumer<Scope> body) {
+        Objects.requireNonNull(body, "body");
+        registry.scope(s -> {
+            body.accept(s);
+            return null;
+        });
+    }
+
+    /**
+     * Runs {@code task} asynchronously on this pool (fire and forget). It never runs inline on the caller's stack. A
+     * failure goes to the pool's uncaught-exception handler; the pool does not terminate while spawned tasks are
+     * outstanding.
+     *
+     * @param task the task
+     * @throws NullPointerException       if {@code task} is null
+     * @throws RejectedExecutionException if called from outside after {@link #shutdown()}
+     */
+    public void spawn(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        registry.spawn(task);
+    }
+
+    /**
+     * Runs {@code op} once on every worker (copy {@code i} on worker {@code i}) and returns the results in index
+     * order, once every copy ended. A failure is rethrown after all copies ended, the others added as suppressed.
+     *
+     * @param op  the operation
+     * @param <T> its result type
+     * @return the results, element {@code i} from worker {@code i}
+     * @throws NullPointerException       if {@code op} is null
+     * @throws RejectedExecutionException if called from outside after {@link #shutdown()}
+     */
+    public <T> List<T> broadcast(Function<BroadcastContext, T> op) {
+        Objects.requireNonNull(op, "op");
+        return registry.broadcast(op);
+    }
+
+    /** @return a snapshot of the pool's counters */
+    public PoolStats stats() {
+        return registry.stats();
+    }
+
+    // ----------------------------------------------------------------------------------------------------------------
+    // ExecutorService
+
+    /**
+     * Runs {@code command} asynchronously, as {@link #spawn(Runnable)} does.
+     *
+     * @throws NullPointerException       if {@code command} is null
+     * @throws RejectedExecutionException if called from outside after {@link #shutdown()}
+     */
+    @Override
+    public void execute(Runnable command) {
+        Objects.requireNonNull(command, "command");
+        registry.spawn(command);
+    }
+
+    @Override
+    public <T> Future<T> submit(Callable<T> task) {
+        Objects.requireNonNull(task, "task");
+        return registry.submit(task);
+    }
+
+    @Override
+    public <T> Future<T> submit(Runnable task, T result) {
+        Objects.requireNonNull(task, "task");
+        return registry.submit(() -> {
+            task.run();
+            return result;
+        });
+    }
+
+    @Override
+    public Future<?> submit(Runnable task) {
+        return submit(task, null);
+    }
+
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
+        Objects.requireNonNull(tasks, "tasks");
+        return registry.invokeAll(tasks, -1L);
+    }
+
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException {
+        Objects.requireNonNull(tasks, "tasks");
+        Objects.requireNonNull(unit, "unit");
+        return registry.invokeAll(tasks, Math.max(0L, unit.toNanos(timeout)));
+    }
+
+    /**
+     * Runs the tasks and returns the result of one that succeeded, cancelling the others. If every task fails, the
+     * {@link ExecutionException}'s cause is the first failure in time, with the others added to it as suppressed.
+     */
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
+        Objects.requireNonNull(tasks, "tasks");
+        try {
+            return registry.invokeAny(tasks, -1L);
+        } catch (TimeoutException impossible) {
+            throw new AssertionError("untimed invokeAny timed out", impossible);
+        }
+    }
+
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        Objects.requireNonNull(tasks, "tasks");
+        Objects.requireNonNull(unit, "unit");
+        return registry.invokeAny(tasks, Math.max(0L, unit.toNanos(timeout)));
+    }
+
+    /** Starts an orderly shutdown (see the class documentation). Does nothing on the {@link #global() global pool}. */
+    @Override
+    public void shutdown() {
+        if (!isGlobal) {
+            registry.shutdown();
+        }
+    }
+
+    /**
+     * As {@link #shutdown()}, and also removes every task submitted from outside the pool that has not started
+     * ({@code execute}, {@code submit}, {@code spawn} from outside) and returns them; each accepted task either runs
+     * or is returned. Running tasks' threads are interrupted once. Work spawned from inside running tasks still runs,
+     * and so do blocking calls ({@code install}, {@code join}, {@code scope}, {@code broadcast}) whose callers wait
+     * for them. Does nothing and returns an empty list on the {@link #global() global pool}.
+     */
+    @Override
+    public List<Runnable> shutdownNow() {
+        return isGlobal ? List.of() : registry.shutdownNow();
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return registry.isShutdown();
+    }
+
+    @Override
+    public boolean isTerminated() {
+        return registry.isTerminated();
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        Objects.requireNonNull(unit, "unit");
+        return registry.awaitTermination(unit.toNanos(timeout));
+    }
+
+    /**
+     * Shuts the pool down and waits until it terminated. Idempotent. Does nothing on the {@link #global() global
+     * pool}. Called from one of this pool's own workers, it only shuts down (a worker cannot wait for itself to end).
+     */
+    @Override
+    public void close() {
+        if (isGlobal) {
+            return;
+        }
+        registry.shutdown();
+        if (registry.isCurrentThreadWorker()) {
+            return;
+        }
+        boolean interrupted = false;
+        while (true) {
+            try {
+                if (registry.awaitTermination(Duration.ofDays(1).toNanos())) {
+                    break;
+                }
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ThreadPool[" + registry + "]";
+    }
+
+    // ----------------------------------------------------------------------------------------------------------------
+
+    /** Holds the lazily created global pool; creation is retried if the configuration was bad. */
+    private static final class GlobalHolder {
+        static volatile ThreadPool pool; // volatile: published once, read without locking
+
+        static synchronized ThreadPool create() {
+            if (pool == null) {
+                int threads = PoolConfig.globalThreadCount();
+                pool = new ThreadPool(new Builder().threads(threads)
+                        .threadName(i -> "spindle-global-" + i).toConfig(), true);
+            }
+            return pool;
+        }
+    }
+
+    /**
+     * Configures and builds a {@link ThreadPool}. Every setter checks its argument at once.
+     */
+    public static final class Builder {
+        private int threads = Runtime.getRuntime().availableProcessors();
+        private IntFunction<String> threadName = null;
+        private boolean daemon = true;
+        private long stackSize = 0L;
+        private SleepStrategy sleepStrategy = SleepStrategy.JOBS_EVENT_COUNTER;
+        private Thread.UncaughtExceptionHandler handler = null;
+        private IntConsumer onThreadStart = null;
+        private IntConsumer onThreadExit = null;
+
+        private Builder() {}
+
+        /**
+         * @param n the number of workers, {@code 1..MAX_THREADS}; default {@code availableProcessors()}
+         * @return this builder
+         * @throws IllegalArgumentException if {@code n} is out of range
+         */
+        public Builder threads(int n) {
+            if (n < 1 || n > MAX_THREADS) {
+                throw new IllegalArgumentException(
+                        "threads must be in 1.." + MAX_THREADS + " (ThreadPool.MAX_THREADS), got " + n);
+            }
+            this.threads = n;
+            return this;
+        }
+
+        /**
+         * @param name maps a worker's index (0-based) to its thread name; default {@code "spindle-worker-" + index}
+         * @return this builder
+         * @throws NullPointerException if {@code name} is null
+         */
+        public Builder threadName(IntFunction<String> name) {
+            this.threadName = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /**
+         * @param on whether workers are daemon threads; default {@code true}
+         * @return this builder
+         */
+        public Builder daemon(boolean on) {
+            this.daemon = on;
+            return this;
+        }
+
+        /**
+         * @param bytes the workers' requested stack size, or 0 for the platform default (the default)
+         * @return this builder
+         * @throws IllegalArgumentException if {@code bytes} is negative
+         */
+        public Builder stackSize(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException(
+                        "stackSize must be in 0.." + Long.MAX_VALUE + " bytes (0 = platform default), got " + bytes);
+            }
+            this.stackSize = bytes;
+            return this;
+        }
+
+        /**
+         * @param s the sleep protocol; default {@link SleepStrategy#JOBS_EVENT_COUNTER}
+         * @return this builder
+         * @throws NullPointerException if {@code s} is null
+         */
+        public Builder sleepStrategy(SleepStrategy s) {
+            this.sleepStrategy = Objects.requireNonNull(s, "sleepStrategy");
+            return this;
+        }
+
+        /**
+         * @param h receives failures of {@code spawn} and {@code execute} tasks, with the worker thread that ran them;
+         *          default: the worker thread's own uncaught-exception handler (normally the JVM default handler)
+         * @return this builder
+         * @throws NullPointerException if {@code h} is null
+         */
+        public Builder uncaughtExceptionHandler(Thread.UncaughtExceptionHandler h) {
+            this.handler = Objects.requireNonNull(h, "uncaughtExceptionHandler");
+            return this;
+        }
+
+        /**
+         * @param hook runs on each worker, with its index, before it takes any work
+         * @return this builder
+         * @throws NullPointerException if {@code hook} is null
+         */
+        public Builder onThreadStart(IntConsumer hook) {
+            this.onThreadStart = Objects.requireNonNull(hook, "onThreadStart");
+            return this;
+        }
+
+        /**
+         * @param hook runs on each worker, with its index, after it took its last work and before the pool terminates
+         * @return this builder
+         * @throws NullPointerException if {@code hook} is null
+         */
+        public Builder onThreadExit(IntConsumer hook) {
+            this.onThreadExit = Objects.requireNonNull(hook, "onThreadExit");
+            return this;
+        }
+
+        /**
+         * Builds the pool and starts its workers.
+         *
+         * @return the new pool
+         * @throws UnsupportedOperationException if the chosen sleep strategy is not implemented yet
+         */
+        public ThreadPool build() {
+            return new ThreadPool(toConfig(), false);
+        }
+
+        private PoolConfig toConfig() {
+            IntFunction<String> names = threadName != null ? threadName : i -> "spindle-worker-" + i;
+            return new PoolConfig(threads, names, daemon, stackSize, sleepStrategy, handler, onThreadStart,
+                    onThreadExit);
+        }
+    }
+}
