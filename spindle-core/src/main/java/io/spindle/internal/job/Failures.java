@@ -1,0 +1,84 @@
+package io.spindle.internal.job;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * Collects the failures of concurrent parts of one operation (a scope, a broadcast, an invokeAny): the first in time
+ * is rethrown, the others are added to it as suppressed exactly once each, never an instance to itself.
+ */
+public final class Failures {
+    private static final VarHandle FIRST;
+
+    static {
+        try {
+            FIRST = MethodHandles.lookup().findVarHandle(Failures.class, "first", Throwable.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private volatile Throwable first;
+    private final ConcurrentLinkedQueue<Throwable> others = new ConcurrentLinkedQueue<>();
+
+    /** Records a failure; the first one recorded (the CAS winner) is "first in time". */
+    public void add(Throwable t) {
+        // volatile CAS: exactly one failure becomes first; the rest queue up (the queue publishes them safely)
+        if (!FIRST.compareAndSet(this, null, t)) {
+            others.add(t);
+        }
+    }
+
+    public boolean isEmpty() {
+        return first == null;
+    }
+
+    /**
+     * @return the first failure with the others added as suppressed, or null if none. Call once, after every part
+     *         ended (a happens-before edge from each part, e.g. a latch, makes their failures visible).
+     */
+    public Throwable combine() {
+        Throwable f = first;
+        if (f == null) {
+            return null;
+        }
+        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        seen.add(f);
+        for (Throwable o : others) {
+            if (seen.add(o)) {
+                f.addSuppressed(o);
+            }
+        }
+        return f;
+    }
+
+    /** Rethrows {@link #combine()} as it is, if there was a failure. */
+    public void rethrowIfAny() {
+        Throwable f = combine();
+        if (f != null) {
+            throw Failures.<RuntimeException>sneakyThrow(f);
+        }
+    }
+
+    /**
+     * Rethrows {@code t} unchanged, checked or not: closures may have thrown checked exceptions sneakily, and SPEC §1
+     * says failures are rethrown as they are.
+     *
+     * @return never returns; declared so callers can write {@code throw sneakyThrow(t)}
+     */
+    @SuppressWarnings("unchecked")
+    public static <E extends Throwable> E sneakyThrow(Throwable t) throws E {
+        throw (E) t;
+    }
+
+    /** Adds {@code suppressed} to {@code primary} unless it is the same instance (or null). */
+    public static void addSuppressedOnce(Throwable primary, Throwable suppressed) {
+        if (suppressed != null && suppressed != primary) {
+            primary.addSuppressed(suppressed);
+        }
+    }
+}

@@ -1,0 +1,421 @@
+package io.spindle.internal.registry;
+
+import io.spindle.BroadcastContext;
+import io.spindle.Pair;
+import io.spindle.PoolStats;
+import io.spindle.Scope;
+import io.spindle.SleepStrategy;
+import io.spindle.internal.executor.Invoke;
+import io.spindle.internal.executor.PoolFuture;
+import io.spindle.internal.job.BroadcastJob;
+import io.spindle.internal.job.Failures;
+import io.spindle.internal.job.InstallJob;
+import io.spindle.internal.job.Job;
+import io.spindle.internal.job.SpawnJob;
+import io.spindle.internal.join.Join;
+import io.spindle.internal.latch.BlockingLatch;
+import io.spindle.internal.latch.CountLatch;
+import io.spindle.internal.latch.Latch;
+import io.spindle.internal.latch.LatchOwner;
+import io.spindle.internal.latch.WorkerLatch;
+import io.spindle.internal.scope.ScopeImpl;
+import io.spindle.internal.sleep.SleepProtocol;
+import io.spindle.internal.sleep.SleepProtocols;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The engine behind one {@code ThreadPool}: its workers, the global injector, the sleep protocol and termination.
+ *
+ * <h2>Implementation overview</h2>
+ * Each worker owns a Chase-Lev deque ({@code internal.deque}); a join pushes its second half there and runs the first
+ * inline ({@code internal.join}). Work from threads outside the pool enters a FIFO injector, broadcast copies go to
+ * each worker's private queue. A worker searches its own deque, its broadcast queue, the other deques from a random
+ * victim, then the injector, and when it finds nothing it follows the pool's sleep protocol ({@code internal.sleep},
+ * whose package-info states the protocol and its invariants). Threads wait for results on latches
+ * ({@code internal.latch}): a worker waits by running other jobs and sleeping on a four-state latch whose setter wakes
+ * only that worker; a thread outside the pool parks. Termination: a count of outstanding accepted work, held by the
+ * pool until shutdown ({@link Termination}); when it reaches zero every worker's terminate latch is set.
+ */
+public final class Registry implements LatchOwner, SpawnJob.Sink {
+    private final PoolConfig config;
+    private final Object publicPool;
+    private final SleepProtocol sleep;
+    private final WorkerThread[] workers;
+    private final ConcurrentLinkedQueue<Job> injector = new ConcurrentLinkedQueue<>();
+    private final LongAdder injected = new LongAdder();
+    private final Termination termination = new Termination(this::terminateWorkers);
+    private final CountDownLatch workersExited;
+
+    /**
+     * @param publicPool the {@code ThreadPool} this registry serves, returned to free functions on its workers
+     * @throws UnsupportedOperationException if the sleep strategy is not implemented
+     */
+    public Registry(PoolConfig config, Object publicPool) {
+        this.config = config;
+        this.publicPool = publicPool;
+        this.sleep = SleepProtocols.create(config.sleepStrategy(), config.threads());
+        this.workers = new WorkerThread[config.threads()];
+        for (int i = 0; i < workers.length; i++) {
+            String name = config.threadName().apply(i);
+            if (name == null) {
+                throw new NullPointerException("threadName returned null for worker " + i);
+            }
+            workers[i] = new WorkerThread(this, i, name, config.stackSize());
+            workers[i].setDaemon(config.daemon());
+        }
+        this.workersExited = new CountDownLatch(workers.length);
+    }
+
+    /** Starts the workers; called once the public pool is fully constructed. */
+    public void start() {
+        for (WorkerThread w : workers) {
+            w.start();
+        }
+    }
+
+    public Object publicPool() {
+        return publicPool;
+    }
+
+    public int threadCount() {
+        return workers.length;
+    }
+
+    public SleepStrategy sleepStrategy() {
+        return config.sleepStrategy();
+    }
+
+    SleepProtocol sleep() {
+        return sleep;
+    }
+
+    WorkerThread[] workers() {
+        return workers;
+    }
+
+    /** @return the calling thread if it is one of this pool's workers, else null */
+    public WorkerThread currentWorker() {
+        WorkerThread w = WorkerThread.current();
+        return w != null && w.registry() == this ? w : null;
+    }
+
+    public boolean isCurrentThreadWorker() {
+        return currentWorker() != null;
+    }
+
+    // --- the injector -----------------------------------------------------------------------------------------------
+
+    private void inject(Job job) {
+        boolean queueWasEmpty = injector.isEmpty();
+        injector.add(job); // the queue's own publication: a later poll sees the job fully built
+        injected.increment();
+        sleep.newInjectedJobs(1, queueWasEmpty); // J5: the poster's fence is inside
+    }
+
+    Job pollInjected() {
+        return injector.poll();
+    }
+
+    boolean hasInjectedJobs() {
+        return !injector.isEmpty();
+    }
+
+    /** Puts a job into this pool: on the caller's deque if it is one of our workers, else into the injector. */
+    public void pushOrInject(Job job) {
+        WorkerThread w = currentWorker();
+        if (w != null) {
+            w.push(job);
+        } else {
+            inject(job);
+        }
+    }
+
+    // --- operations -------------------------------------------------------------------------------------------------
+
+    public <T> T install(Supplier<T> op) {
+        if (currentWorker() != null) {
+            return op.get();
+        }
+        return installCold(op);
+    }
+
+    private <T> T installCold(Supplier<T> op) {
+        acquireExternal();
+        WorkerThread caller = WorkerThread.current(); // a worker of another pool, or null
+        Latch latch = caller != null ? new WorkerLatch(caller.registry(), caller.index()) : new BlockingLatch();
+        InstallJob<T> job = new InstallJob<>(op, latch, termination::release);
+        inject(job);
+        awaitLatch(caller, latch);
+        return job.resultOrRethrow();
+    }
+
+    /** Waits for {@code latch}: a worker (of any pool) keeps running its own pool's jobs; other threads park. */
+    private static void awaitLatch(WorkerThread caller, Latch latch) {
+        if (caller != null) {
+            caller.waitUntil((WorkerLatch) latch);
+        } else {
+            ((BlockingLatch) latch).await();
+        }
+    }
+
+    public <A, B> Pair<A, B> join(Supplier<A> a, Supplier<B> b) {
+        WorkerThread w = currentWorker();
+        if (w != null) {
+            return Join.join(w, a, b);
+        }
+        return installCold(() -> Join.join(currentWorker(), a, b));
+    }
+
+    public void join(Runnable a, Runnable b) {
+        WorkerThread w = currentWorker();
+        if (w != null) {
+            Join.join(w, a, b);
+        } else {
+            installCold(() -> {
+                Join.join(currentWorker(), a, b);
+                return null;
+            });
+        }
+    }
+
+    public <T> T scope(Function<Scope, T> body) {
+        WorkerThread w = currentWorker();
+        if (w != null) {
+            return ScopeImpl.run(this, w, body);
+        }
+        return installCold(() -> ScopeImpl.run(this, currentWorker(), body));
+    }
+
+    public void spawn(Runnable task) {
+        WorkerThread w = currentWorker();
+        if (w != null) {
+            if (!termination.tryAcquireInternal()) {
+                throw new RejectedExecutionException("pool has terminated: " + this);
+            }
+            w.push(new SpawnJob(task, this, false));
+        } else {
+            acquireExternal();
+            inject(new SpawnJob(task, this, true));
+        }
+    }
+
+    public <T> Future<T> submit(Callable<T> task) {
+        PoolFuture<T> future = new PoolFuture<>(task, this);
+        spawn(future);
+        return future;
+    }
+
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeoutNanos)
+            throws InterruptedException {
+        return Invoke.all(this, tasks, timeoutNanos);
+    }
+
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeoutNanos)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        return Invoke.any(this, tasks, timeoutNanos);
+    }
+
+    public <T> List<T> broadcast(Function<BroadcastContext, T> op) {
+        WorkerThread caller = WorkerThread.current();
+        boolean internal = caller != null && caller.registry() == this;
+        if (!internal) {
+            acquireExternal();
+        }
+        try {
+            int n = workers.length;
+            Latch latch = caller != null ? new WorkerLatch(caller.registry(), caller.index()) : new BlockingLatch();
+            CountLatch remaining = new CountLatch(latch, n);
+            Object[] results = new Object[n];
+            Failures failures = new Failures();
+            for (int i = 0; i < n; i++) {
+                workers[i].enqueueBroadcast(
+                        new BroadcastJob<>(op, new BroadcastContext(i, n), results, failures, remaining));
+            }
+            injected.add(internal ? 0 : n);
+            sleep.newBroadcastJobs();
+            awaitLatch(caller, latch);
+            failures.rethrowIfAny();
+            @SuppressWarnings("unchecked")
+            List<T> list = (List<T>) Collections.unmodifiableList(Arrays.asList(results));
+            return list;
+        } finally {
+            if (!internal) {
+                termination.release();
+            }
+        }
+    }
+
+    private void acquireExternal() {
+        if (!termination.tryAcquireExternal()) {
+            throw new RejectedExecutionException("pool is shut down: " + this);
+        }
+    }
+
+    // --- SpawnJob.Sink ----------------------------------------------------------------------------------------------
+
+    @Override
+    public void spawnFailed(Throwable failure) {
+        Thread t = Thread.currentThread();
+        Thread.UncaughtExceptionHandler h = config.handler() != null ? config.handler()
+                : t.getUncaughtExceptionHandler();
+        try {
+            h.uncaughtException(t, failure);
+        } catch (Throwable ignored) {
+            // A throwing handler must not take the worker down; there is nowhere left to report to.
+        }
+    }
+
+    @Override
+    public void spawnEnded() {
+        termination.release();
+    }
+
+    void jobEscaped(Throwable t) {
+        spawnFailed(t);
+    }
+
+    // --- LatchOwner -------------------------------------------------------------------------------------------------
+
+    @Override
+    public void wakeLatchOwner(int index) {
+        sleep.notifyWorkerLatchIsSet(index);
+    }
+
+    // --- hooks ------------------------------------------------------------------------------------------------------
+
+    void runStartHook(WorkerThread w) {
+        if (config.onThreadStart() != null) {
+            try {
+                config.onThreadStart().accept(w.index());
+            } catch (Throwable t) {
+                spawnFailed(t);
+            }
+        }
+    }
+
+    void runExitHook(WorkerThread w) {
+        if (config.onThreadExit() != null) {
+            try {
+                config.onThreadExit().accept(w.index());
+            } catch (Throwable t) {
+                spawnFailed(t);
+            }
+        }
+    }
+
+    void workerExited() {
+        workersExited.countDown();
+    }
+
+    // --- shutdown and termination -----------------------------------------------------------------------------------
+
+    public void shutdown() {
+        termination.shutdown();
+    }
+
+    public List<Runnable> shutdownNow() {
+        termination.shutdown();
+        List<Runnable> removed = new ArrayList<>();
+        for (Iterator<Job> it = injector.iterator(); it.hasNext(); ) {
+            Job job = it.next();
+            // remove() succeeds for exactly one of us and a polling worker: a task is run or returned, never both.
+            if (job instanceof SpawnJob && ((SpawnJob) job).isExternal() && injector.remove(job)) {
+                removed.add(((SpawnJob) job).task());
+            }
+        }
+        for (WorkerThread w : workers) {
+            if (w.isRunningJob()) {
+                w.interrupt();
+            }
+        }
+        for (int i = 0; i < removed.size(); i++) {
+            termination.release();
+        }
+        return removed;
+    }
+
+    public boolean isShutdown() {
+        return termination.isShutdown();
+    }
+
+    public boolean isTerminated() {
+        if (workersExited.getCount() != 0) {
+            return false;
+        }
+        for (WorkerThread w : workers) {
+            if (w.isAlive()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    public boolean awaitTermination(long nanos) throws InterruptedException {
+        long deadline = System.nanoTime() + nanos;
+        if (!workersExited.await(nanos, TimeUnit.NANOSECONDS)) {
+            return false;
+        }
+        for (WorkerThread w : workers) {
+            if (w == Thread.currentThread()) {
+                return false; // a worker is never terminated while it asks
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0 && w.isAlive()) {
+                return false;
+            }
+            TimeUnit.NANOSECONDS.timedJoin(w, Math.max(left, 1));
+            if (w.isAlive()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void terminateWorkers() {
+        for (WorkerThread w : workers) {
+            w.setTerminateLatch();
+        }
+        sleep.terminate();
+    }
+
+    // --- statistics -------------------------------------------------------------------------------------------------
+
+    public PoolStats stats() {
+        long executed = 0;
+        long steals = 0;
+        long sleeps = 0;
+        long wakeups = 0;
+        for (WorkerThread w : workers) {
+            executed += w.jobsExecuted();
+            steals += w.steals();
+            sleeps += sleep.sleeps(w.index());
+            wakeups += sleep.wakeups(w.index());
+        }
+        return new PoolStats(executed, steals, injected.sum(), sleeps, wakeups);
+    }
+
+    @Override
+    public String toString() {
+        return "threads=" + workers.length + ", strategy=" + config.sleepStrategy() + ", "
+                + (isTerminated() ? "terminated" : isShutdown() ? "shutting down" : "running")
+                + ", outstanding=" + termination.outstanding() + ", injectorEmpty=" + injector.isEmpty()
+                + ", sleep=" + sleep;
+    }
+}

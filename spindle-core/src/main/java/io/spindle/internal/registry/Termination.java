@@ -1,0 +1,94 @@
+package io.spindle.internal.registry;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The pool's terminate count and shutdown flag in one word (SPEC §2, "Termination"). The count starts at one, held by
+ * the pool itself until {@code shutdown}; every accepted external job and every spawned task holds one more until it
+ * ended. When shutdown has happened and the count reaches zero, no work is left anywhere (joins and scope tasks live
+ * inside counted jobs) and the pool terminates: this happens exactly once.
+ */
+final class Termination {
+    private static final long SHUTDOWN = 1L << 62;
+    private static final long COUNT_MASK = SHUTDOWN - 1;
+    private static final VarHandle WORD;
+
+    static {
+        try {
+            WORD = MethodHandles.lookup().findVarHandle(Termination.class, "word", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Runnable onTerminate;
+    private volatile long word = 1;
+
+    Termination(Runnable onTerminate) {
+        this.onTerminate = onTerminate;
+    }
+
+    /** An external submission: refused once shutdown began. */
+    boolean tryAcquireExternal() {
+        while (true) {
+            long w = (long) WORD.getVolatile(this);
+            if ((w & SHUTDOWN) != 0) {
+                return false;
+            }
+            if (WORD.compareAndSet(this, w, w + 1)) { // volatile CAS: the flag and the count change together
+                return true;
+            }
+        }
+    }
+
+    /**
+     * A submission from inside the pool (a running job spawns): allowed after shutdown while work is outstanding,
+     * refused only once the pool terminated (count zero after shutdown; e.g. from an exit hook).
+     */
+    boolean tryAcquireInternal() {
+        while (true) {
+            long w = (long) WORD.getVolatile(this);
+            if (w == SHUTDOWN) {
+                return false;
+            }
+            if (WORD.compareAndSet(this, w, w + 1)) { // volatile CAS
+                return true;
+            }
+        }
+    }
+
+    void release() {
+        long w = (long) WORD.getAndAdd(this, -1L) - 1; // volatile RMW: a job's effects happen-before termination
+        assert (w & COUNT_MASK) != COUNT_MASK : "terminate count underflow";
+        if (w == SHUTDOWN) {
+            onTerminate.run();
+        }
+    }
+
+    /** Starts shutdown: sets the flag and drops the pool's own count, once. */
+    void shutdown() {
+        while (true) {
+            long w = (long) WORD.getVolatile(this);
+            if ((w & SHUTDOWN) != 0) {
+                return;
+            }
+            long updated = (w | SHUTDOWN) - 1;
+            if (WORD.compareAndSet(this, w, updated)) { // volatile CAS
+                if (updated == SHUTDOWN) {
+                    onTerminate.run();
+                }
+                return;
+            }
+        }
+    }
+
+    boolean isShutdown() {
+        return ((long) WORD.getVolatile(this) & SHUTDOWN) != 0;
+    }
+
+    /** For diagnostics: outstanding counted jobs (plus one until shutdown). */
+    long outstanding() {
+        return (long) WORD.getVolatile(this) & COUNT_MASK;
+    }
+}

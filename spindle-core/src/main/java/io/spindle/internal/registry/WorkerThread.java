@@ -1,0 +1,220 @@
+package io.spindle.internal.registry;
+
+import io.spindle.internal.deque.ChaseLevDeque;
+import io.spindle.internal.job.Job;
+import io.spindle.internal.latch.CoreLatch;
+import io.spindle.internal.latch.WorkerLatch;
+import io.spindle.internal.sleep.IdleState;
+import io.spindle.internal.sleep.SleepProtocol;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * A worker of a pool: its deque, its private broadcast queue, and the wait loop that runs jobs until a latch is set
+ * (rayon's {@code WorkerThread::wait_until}). The loop's shape is fixed by
+ * {@link io.spindle.internal.sleep.SleepProtocol}; every sleep strategy plugs in behind it.
+ */
+public final class WorkerThread extends Thread {
+    private static final VarHandle JOBS_EXECUTED;
+    private static final VarHandle STEALS;
+    private static final VarHandle RUNNING_DEPTH;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            JOBS_EXECUTED = l.findVarHandle(WorkerThread.class, "jobsExecuted", long.class);
+            STEALS = l.findVarHandle(WorkerThread.class, "steals", long.class);
+            RUNNING_DEPTH = l.findVarHandle(WorkerThread.class, "runningDepth", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Registry registry;
+    private final int index;
+    private final ChaseLevDeque<Job> deque = new ChaseLevDeque<>();
+    private final ConcurrentLinkedQueue<Job> broadcasts = new ConcurrentLinkedQueue<>();
+    private final SleepProtocol sleep;
+    private final IdleState idle;
+    private final WorkerLatch terminateLatch;
+    private long rng;                // victim selection, owner only
+    private long jobsExecuted;       // owner writes (opaque), stats() reads
+    private long steals;             // likewise
+    private int runningDepth;        // jobs on this worker's stack; owner writes (opaque), shutdownNow reads
+
+    WorkerThread(Registry registry, int index, String name, long stackSize) {
+        super(null, null, name, stackSize);
+        this.registry = registry;
+        this.index = index;
+        this.sleep = registry.sleep();
+        this.idle = new IdleState(index, this::hasInjectedOrPrivateWork);
+        this.terminateLatch = new WorkerLatch(registry, index);
+        this.rng = 0x9E3779B97F4A7C15L * (index + 1); // distinct non-zero seeds
+    }
+
+    /** @return the calling thread as a worker of any Spindle pool, or null */
+    public static WorkerThread current() {
+        Thread t = Thread.currentThread();
+        return t instanceof WorkerThread ? (WorkerThread) t : null;
+    }
+
+    public int index() {
+        return index;
+    }
+
+    public Registry registry() {
+        return registry;
+    }
+
+    @Override
+    public void run() {
+        registry.runStartHook(this);
+        try {
+            waitUntil(terminateLatch);
+        } finally {
+            registry.runExitHook(this);
+            registry.workerExited();
+        }
+    }
+
+    // --- pushing ----------------------------------------------------------------------------------------------------
+
+    /** Makes {@code job} available to thieves (and to this worker's later pops). */
+    public void push(Job job) {
+        boolean queueWasEmpty = deque.isEmpty(); // Option A input: a non-empty deque means nobody is stealing
+        deque.push(job);
+        sleep.newInternalJobs(1, queueWasEmpty);
+    }
+
+    /** Pops this worker's newest job, or takes a broadcast copy queued for it. */
+    public Job takeLocalJob() {
+        Job job = deque.pop();
+        return job != null ? job : broadcasts.poll();
+    }
+
+    void enqueueBroadcast(Job job) {
+        broadcasts.add(job);
+    }
+
+    // --- the wait loop ----------------------------------------------------------------------------------------------
+
+    /** Runs jobs until {@code latch} is set, sleeping by the pool's protocol when there are none. */
+    public void waitUntil(CoreLatch latch) {
+        if (!latch.probe()) {
+            waitUntilCold(latch);
+        }
+    }
+
+    private void waitUntilCold(CoreLatch latch) {
+        outer:
+        while (!latch.probe()) {
+            // Local work first, before touching any shared sleep state.
+            Job job = takeLocalJob();
+            if (job != null) {
+                execute(job);
+                continue;
+            }
+            sleep.startLooking(idle);
+            while (!latch.probe()) {
+                job = findWork();
+                if (job != null) {
+                    sleep.workFound(idle);
+                    execute(job);
+                    continue outer; // the job may have pushed local work
+                }
+                sleep.noWorkFound(idle, latch);
+            }
+            // Leaving the idle state: whatever waited for the latch is "work found".
+            sleep.workFound(idle);
+            return;
+        }
+    }
+
+    private Job findWork() {
+        Job job = takeLocalJob();
+        if (job != null) {
+            return job;
+        }
+        job = stealFromOthers();
+        if (job != null) {
+            return job;
+        }
+        return registry.pollInjected();
+    }
+
+    private Job stealFromOthers() {
+        WorkerThread[] all = registry.workers();
+        int n = all.length;
+        if (n == 1) {
+            return null;
+        }
+        int start = nextVictim(n);
+        for (int k = 0; k < n; k++) {
+            int i = start + k;
+            if (i >= n) {
+                i -= n;
+            }
+            if (i == index) {
+                continue;
+            }
+            Job job = all[i].deque.steal();
+            if (job != null) {
+                STEALS.setOpaque(this, steals + 1); // opaque: single writer, read only for statistics
+                return job;
+            }
+        }
+        return null;
+    }
+
+    private int nextVictim(int n) {
+        long x = rng; // xorshift64
+        x ^= x << 13;
+        x ^= x >>> 7;
+        x ^= x << 17;
+        rng = x;
+        return (int) ((x >>> 1) % n);
+    }
+
+    /** The final check before blocking (J5): is there injected work, or a broadcast copy for this worker? */
+    private boolean hasInjectedOrPrivateWork() {
+        return registry.hasInjectedJobs() || !broadcasts.isEmpty();
+    }
+
+    /** Runs one job on this worker. Jobs do not throw; the interrupt status is cleared after each (SPEC §1). */
+    public void execute(Job job) {
+        JOBS_EXECUTED.setOpaque(this, jobsExecuted + 1); // opaque: single writer, statistics only
+        RUNNING_DEPTH.setOpaque(this, runningDepth + 1);
+        try {
+            job.execute();
+        } catch (Throwable unexpected) {
+            registry.jobEscaped(unexpected); // a bug in a job class: report it, keep the worker alive
+        } finally {
+            RUNNING_DEPTH.setOpaque(this, runningDepth - 1);
+            Thread.interrupted(); // a task may leave the flag set (e.g. Future.cancel(true)); it must not leak
+        }
+    }
+
+    // --- statistics and diagnostics ---------------------------------------------------------------------------------
+
+    long jobsExecuted() {
+        return (long) JOBS_EXECUTED.getOpaque(this);
+    }
+
+    long steals() {
+        return (long) STEALS.getOpaque(this);
+    }
+
+    boolean isRunningJob() {
+        return (int) RUNNING_DEPTH.getOpaque(this) > 0;
+    }
+
+    int queuedEstimate() {
+        return deque.sizeEstimate() + broadcasts.size();
+    }
+
+    void setTerminateLatch() {
+        terminateLatch.set();
+    }
+}

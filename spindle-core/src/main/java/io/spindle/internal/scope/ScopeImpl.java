@@ -1,0 +1,90 @@
+package io.spindle.internal.scope;
+
+import io.spindle.Scope;
+import io.spindle.internal.job.Failures;
+import io.spindle.internal.job.Job;
+import io.spindle.internal.latch.CountLatch;
+import io.spindle.internal.latch.WorkerLatch;
+import io.spindle.internal.registry.Registry;
+import io.spindle.internal.registry.WorkerThread;
+
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * A scope: a count latch of outstanding tasks (starting at one, for the body) whose target is a latch owned by the
+ * worker that opened it. That worker runs the body, then runs other work until the count reaches zero.
+ */
+public final class ScopeImpl implements Scope {
+    private final Registry registry;
+    private final CountLatch outstanding;
+    private final Failures failures = new Failures();
+
+    private ScopeImpl(Registry registry, WorkerThread owner) {
+        this.registry = registry;
+        this.outstanding = new CountLatch(new WorkerLatch(registry, owner.index()));
+    }
+
+    /** Runs {@code body} in a new scope on {@code owner} (a worker of {@code registry}) and waits for all its tasks. */
+    public static <T> T run(Registry registry, WorkerThread owner, Function<Scope, T> body) {
+        ScopeImpl scope = new ScopeImpl(registry, owner);
+        T result = null;
+        try {
+            result = body.apply(scope);
+        } catch (Throwable t) {
+            scope.failures.add(t);
+        }
+        scope.outstanding.decrement(); // the body's own count
+        owner.waitUntil((WorkerLatch) scope.outstanding.target());
+        scope.failures.rethrowIfAny();
+        return result;
+    }
+
+    @Override
+    public void spawn(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        submit(new ScopeJob(this, task, null));
+    }
+
+    @Override
+    public void spawn(Consumer<Scope> task) {
+        Objects.requireNonNull(task, "task");
+        submit(new ScopeJob(this, null, task));
+    }
+
+    private void submit(ScopeJob job) {
+        // While the scope is open its count is above zero and its pool is running (the body holds the pool's count).
+        if (!outstanding.tryIncrement()) {
+            throw new IllegalStateException("spawn into a scope that has already ended");
+        }
+        registry.pushOrInject(job); // from another pool's thread this injects into the scope's pool
+    }
+
+    private static final class ScopeJob implements Job {
+        private final ScopeImpl scope;
+        private final Runnable runnable;
+        private final Consumer<Scope> consumer;
+
+        ScopeJob(ScopeImpl scope, Runnable runnable, Consumer<Scope> consumer) {
+            this.scope = scope;
+            this.runnable = runnable;
+            this.consumer = consumer;
+        }
+
+        @Override
+        public void execute() {
+            try {
+                if (runnable != null) {
+                    runnable.run();
+                } else {
+                    consumer.accept(scope);
+                }
+            } catch (Throwable t) {
+                scope.failures.add(t);
+            } finally {
+                scope.outstanding.decrement();
+            }
+        }
+    }
+}

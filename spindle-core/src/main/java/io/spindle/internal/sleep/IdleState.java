@@ -1,0 +1,52 @@
+package io.spindle.internal.sleep;
+
+import java.util.function.BooleanSupplier;
+
+/**
+ * One worker's progress through the idle states during one search (rounds, the remembered JEC), owned by that worker
+ * alone and reused across searches so the idle path allocates nothing.
+ */
+public final class IdleState {
+    /** A JEC value no real snapshot is compared with: set whenever the worker is not sleepy. */
+    static final int NO_JEC_SNAPSHOT = -1;
+
+    private final int workerIndex;
+    private final BooleanSupplier hasInjectedOrPrivateWork;
+    int rounds;
+    int jecSnapshot = NO_JEC_SNAPSHOT;
+
+    /**
+     * @param workerIndex              the owning worker
+     * @param hasInjectedOrPrivateWork the final check before blocking: is there work in the injector or the worker's
+     *                                 private queue? (J5 in package-info)
+     */
+    public IdleState(int workerIndex, BooleanSupplier hasInjectedOrPrivateWork) {
+        this.workerIndex = workerIndex;
+        this.hasInjectedOrPrivateWork = hasInjectedOrPrivateWork;
+    }
+
+    public int workerIndex() {
+        return workerIndex;
+    }
+
+    boolean hasInjectedOrPrivateWork() {
+        return hasInjectedOrPrivateWork.getAsBoolean();
+    }
+
+    /** Start of a search. */
+    void reset() {
+        rounds = 0;
+        jecSnapshot = NO_JEC_SNAPSHOT;
+    }
+
+    /** Woken, or the latch was set: search from scratch. */
+    void wakeFully() {
+        reset();
+    }
+
+    /** Work was posted while sleepy: search once more, then get sleepy again (no long yield phase). */
+    void wakePartly(int roundsUntilSleepy) {
+        rounds = roundsUntilSleepy;
+        jecSnapshot = NO_JEC_SNAPSHOT;
+    }
+}

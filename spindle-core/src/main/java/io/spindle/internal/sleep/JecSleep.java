@@ -1,0 +1,212 @@
+package io.spindle.internal.sleep;
+
+import io.spindle.internal.latch.CoreLatch;
+
+import java.lang.invoke.VarHandle;
+
+/**
+ * The JOBS_EVENT_COUNTER sleep protocol (rayon-core's, from RFC 5). The prose description, with the invariants
+ * J1..J6 and L1 cited below, is in this package's {@code package-info.java}.
+ */
+public final class JecSleep implements SleepProtocol {
+    /**
+     * Yielding rounds before a worker announces it is sleepy. Benchmarks may vary it with the system property
+     * {@code spindle.jec.roundsUntilSleepy}.
+     */
+    public static final int ROUNDS_UNTIL_SLEEPY = Integer.getInteger("spindle.jec.roundsUntilSleepy", 32);
+    /** The round at which a sleepy worker tries to fall asleep: one more search after announcing. */
+    public static final int ROUNDS_UNTIL_SLEEPING = ROUNDS_UNTIL_SLEEPY + 1;
+    /** How many sleepers a worker that leaves the idle state wakes at most (the cascade). */
+    public static final int CASCADE_WAKE_LIMIT = 2;
+
+    private final JecCounters counters = new JecCounters();
+    private final WorkerSleepState[] workers;
+
+    public JecSleep(int threads) {
+        if (threads < 1 || threads > JecCounters.THREADS_MAX) {
+            throw new IllegalArgumentException("threads must be in 1.." + JecCounters.THREADS_MAX + ", got " + threads);
+        }
+        workers = new WorkerSleepState[threads];
+        for (int i = 0; i < threads; i++) {
+            workers[i] = new WorkerSleepState();
+        }
+    }
+
+    /** For tests and diagnostics. */
+    public JecCounters counters() {
+        return counters;
+    }
+
+    // --- the sleeping side ------------------------------------------------------------------------------------------
+
+    @Override
+    public void startLooking(IdleState idle) {
+        counters.addInactiveThread(); // "a thread enters the idle state: increment inactive"
+        idle.reset();
+    }
+
+    @Override
+    public void workFound(IdleState idle) {
+        // "A thread finds work: decrement inactive." If it was the last idle one and others sleep, wake up to two of
+        // them so that a burst of new work spreads (the cascade).
+        int toWake = counters.subInactiveThread();
+        wakeAnyThreads(toWake);
+    }
+
+    @Override
+    public void noWorkFound(IdleState idle, CoreLatch latch) {
+        if (idle.rounds < ROUNDS_UNTIL_SLEEPY) {
+            Thread.yield();
+            idle.rounds++;
+        } else if (idle.rounds == ROUNDS_UNTIL_SLEEPY) {
+            idle.jecSnapshot = announceSleepy();
+            idle.rounds++;
+            Thread.yield();
+        } else if (idle.rounds < ROUNDS_UNTIL_SLEEPING) {
+            idle.rounds++;
+            Thread.yield();
+        } else {
+            sleep(idle, latch);
+        }
+    }
+
+    /** Gets sleepy: turns the JEC even and remembers it (J1: a later post makes it differ). */
+    private int announceSleepy() {
+        return JecCounters.jobsEventCounter(counters.incrementJecIfActive());
+    }
+
+    private void sleep(IdleState idle, CoreLatch latch) {
+        // L1: announce on the latch first, so a set() from now on either fails our CASes or sees SLEEPING and wakes us.
+        if (!latch.getSleepy()) {
+            return; // the latch is set: the caller's probe will see it
+        }
+        WorkerSleepState state = workers[idle.workerIndex()];
+        state.lock.lock();
+        try {
+            if (!latch.fallAsleep()) {
+                idle.wakeFully(); // the latch was set between getSleepy and now
+                return;
+            }
+            while (true) {
+                long word = counters.load();
+                if (JecCounters.jobsEventCounter(word) != idle.jecSnapshot) {
+                    // J1: work was posted since we got sleepy (and we did not find it): search once more.
+                    idle.wakePartly(ROUNDS_UNTIL_SLEEPY);
+                    latch.wakeUp();
+                    return;
+                }
+                // J1: registering as sleeping is conditional on the JEC being unchanged, in one CAS.
+                if (counters.tryAddSleepingThread(word)) {
+                    break;
+                }
+            }
+            // J5: one final look at the injector (and our broadcast queue) after the registration, separated from it
+            // by a full fence. With the poster's fence (newInjectedJobs), either it sees us sleeping and wakes us, or
+            // we see its job here, even if the JEC rolled over (J4).
+            VarHandle.fullFence();
+            if (idle.hasInjectedOrPrivateWork()) {
+                counters.subSleepingThread(); // J2's one exception: nobody will wake us, so we undo our own count
+            } else {
+                // Blocking releases the lock; a waker must take it to see isBlocked, so it cannot slip in between
+                // our registration above and the wait (J6).
+                state.blockUntilWoken();
+            }
+        } finally {
+            state.lock.unlock();
+        }
+        idle.wakeFully();
+        latch.wakeUp();
+    }
+
+    // --- the posting side -------------------------------------------------------------------------------------------
+
+    @Override
+    public void newInternalJobs(int numJobs, boolean queueWasEmpty) {
+        // No fence for internal jobs: if a sleeper misses one, the pushing worker is awake and will run it (J5).
+        newJobs(numJobs, queueWasEmpty);
+    }
+
+    @Override
+    public void newInjectedJobs(int numJobs, boolean queueWasEmpty) {
+        // J5: the poster's fence, between publishing the job and reading the sleeping count.
+        VarHandle.fullFence();
+        newJobs(numJobs, queueWasEmpty);
+    }
+
+    @Override
+    public void newBroadcastJobs() {
+        // Like an injection (J5: the sleeper's final check also looks at its broadcast queue), but every worker has
+        // its own job, so every sleeping worker must wake, not "enough" of them.
+        VarHandle.fullFence();
+        counters.incrementJecIfSleepy();
+        for (int i = 0; i < workers.length; i++) {
+            wakeSpecificThread(i);
+        }
+    }
+
+    private void newJobs(int numJobs, boolean queueWasEmpty) {
+        // J1: turn the JEC odd so that a sleepy worker's registration fails and it searches again.
+        long word = counters.incrementJecIfSleepy();
+        int sleepers = JecCounters.sleepingThreads(word);
+        if (sleepers == 0) {
+            return;
+        }
+        int awakeButIdle = JecCounters.awakeButIdleThreads(word);
+        if (!queueWasEmpty) {
+            // The queue already held work nobody took: the idle threads are not keeping up, so wake more.
+            wakeAnyThreads(Math.min(numJobs, sleepers));
+        } else if (awakeButIdle < numJobs) {
+            // Idle searchers will find up to awakeButIdle jobs on their own; wake sleepers for the rest.
+            wakeAnyThreads(Math.min(numJobs - awakeButIdle, sleepers));
+        }
+    }
+
+    @Override
+    public void notifyWorkerLatchIsSet(int workerIndex) {
+        wakeSpecificThread(workerIndex); // L1: only the latch's owner
+    }
+
+    @Override
+    public void terminate() {
+        // Each worker's terminate latch was set, which woke its owner if it slept on it (L1). Nothing more to do.
+    }
+
+    private void wakeAnyThreads(int numToWake) {
+        for (int i = 0; numToWake > 0 && i < workers.length; i++) {
+            if (wakeSpecificThread(i)) {
+                numToWake--;
+            }
+        }
+    }
+
+    private boolean wakeSpecificThread(int index) {
+        WorkerSleepState state = workers[index];
+        state.lock.lock();
+        try {
+            if (state.wakeIfBlockedLocked()) {
+                // J2: the waker decrements the sleeping count, at once, so that other posters see an up-to-date
+                // count; under the lock, so the woken worker (which must re-take it) never sees its own count.
+                counters.subSleepingThread();
+                return true;
+            }
+            return false;
+        } finally {
+            state.lock.unlock();
+        }
+    }
+
+    @Override
+    public long sleeps(int workerIndex) {
+        return workers[workerIndex].sleeps();
+    }
+
+    @Override
+    public long wakeups(int workerIndex) {
+        return workers[workerIndex].wakeups();
+    }
+
+    @Override
+    public String toString() {
+        return counters.toString();
+    }
+}

@@ -1,0 +1,60 @@
+package io.spindle.internal.sleep;
+
+import io.spindle.internal.latch.CoreLatch;
+
+/**
+ * What the worker loop tells a sleep protocol, and nothing else: the loop in
+ * {@code io.spindle.internal.registry.WorkerThread#waitUntil} is the same for every {@code SleepStrategy}.
+ *
+ * <p>The worker loop's contract (see package-info, "The worker loop"):
+ * <pre>
+ *   while (!latch.probe()) {
+ *       job = own deque or own broadcast queue;  if found: run it, continue      // no sleep-state traffic
+ *       startLooking(idle)
+ *       while (!latch.probe()) {
+ *           job = full search (own, steal, injector);
+ *           if found: workFound(idle); run it; continue outer
+ *           noWorkFound(idle, latch)             // yields, gets sleepy, or sleeps
+ *       }
+ *       workFound(idle); return
+ *   }
+ * </pre>
+ * A search that starts after work was posted must find it (or the protocol must keep the worker awake): this is the
+ * premise every protocol's "no lost wake-up" argument rests on.
+ */
+public interface SleepProtocol {
+    /** Worker {@code idle.workerIndex()} found no local work and begins to search. */
+    void startLooking(IdleState idle);
+
+    /** The worker found a job (or its latch was set) and leaves the idle state. */
+    void workFound(IdleState idle);
+
+    /**
+     * A full search found nothing: yield, get sleepy, or block until woken. Returns after at most one of those; the
+     * caller probes its latch and searches again.
+     *
+     * @param latch the latch the worker waits for; setting it must wake the worker
+     */
+    void noWorkFound(IdleState idle, CoreLatch latch);
+
+    /** A worker pushed {@code numJobs} jobs onto its own deque, which was empty before if {@code queueWasEmpty}. */
+    void newInternalJobs(int numJobs, boolean queueWasEmpty);
+
+    /** A thread put {@code numJobs} jobs into the global injector, which was empty before if {@code queueWasEmpty}. */
+    void newInjectedJobs(int numJobs, boolean queueWasEmpty);
+
+    /** Every worker got one job in its private broadcast queue: each sleeping worker must wake. */
+    void newBroadcastJobs();
+
+    /** A latch that worker {@code workerIndex} sleeps on was set: wake that worker. */
+    void notifyWorkerLatchIsSet(int workerIndex);
+
+    /** Every worker's terminate latch has been set; protocols that need more than the latch wake-ups act here. */
+    void terminate();
+
+    /** @return times worker {@code workerIndex} blocked */
+    long sleeps(int workerIndex);
+
+    /** @return times worker {@code workerIndex} was woken from blocking by another thread */
+    long wakeups(int workerIndex);
+}

@@ -1,0 +1,71 @@
+package io.spindle.internal.sleep;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One worker's blocking primitive: a lock, a condition and the {@code isBlocked} flag the lock guards (RFC 5,
+ * "Mechanism for threads to go to sleep and be awoken"). Padded so that waking one worker does not disturb the
+ * cache line of its neighbour's state.
+ */
+final class WorkerSleepState {
+    private static final VarHandle SLEEPS;
+    private static final VarHandle WAKEUPS;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            SLEEPS = l.findVarHandle(WorkerSleepState.class, "sleeps", long.class);
+            WAKEUPS = l.findVarHandle(WorkerSleepState.class, "wakeups", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    @SuppressWarnings("unused")
+    private long p00, p01, p02, p03, p04, p05, p06, p07;
+    final ReentrantLock lock = new ReentrantLock();
+    final Condition wakeUp = lock.newCondition();
+    /** Guarded by {@link #lock}: true while the owner is blocked, until a waker clears it. */
+    boolean isBlocked;
+    private long sleeps;  // written by the owner only
+    private long wakeups; // written by the owner only
+    @SuppressWarnings("unused")
+    private long p10, p11, p12, p13, p14, p15, p16, p17;
+
+    /** Owner, holding the lock: blocks until a waker clears {@code isBlocked}. Interrupts do not end the wait. */
+    void blockUntilWoken() {
+        isBlocked = true;
+        SLEEPS.setOpaque(this, sleeps + 1); // opaque: single writer, statistics readers need no ordering
+        do {
+            wakeUp.awaitUninterruptibly(); // a spurious return re-checks the flag
+        } while (isBlocked);
+        WAKEUPS.setOpaque(this, wakeups + 1);
+    }
+
+    /**
+     * Waker, holding {@link #lock}: wakes the owner if it is blocked. The caller does its protocol's bookkeeping
+     * (such as decrementing the sleeping count) before releasing the lock, so the woken owner, which must re-take the
+     * lock to return from its wait, always sees it done.
+     *
+     * @return whether the owner was blocked
+     */
+    boolean wakeIfBlockedLocked() {
+        if (!isBlocked) {
+            return false;
+        }
+        isBlocked = false;
+        wakeUp.signal();
+        return true;
+    }
+
+    long sleeps() {
+        return (long) SLEEPS.getOpaque(this);
+    }
+
+    long wakeups() {
+        return (long) WAKEUPS.getOpaque(this);
+    }
+}
