@@ -1,0 +1,173 @@
+package io.spindle.internal.sleep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spindle.internal.latch.CoreLatch;
+import io.spindle.internal.latch.LatchOwner;
+import io.spindle.internal.latch.WorkerLatch;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Drives the JOBS_EVENT_COUNTER protocol's steps directly, one invariant of package-info at a time. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class JecSleepTest {
+
+    private static WorkerLatch latchFor(JecSleep sleep, int worker) {
+        LatchOwner owner = sleep::notifyWorkerLatchIsSet;
+        return new WorkerLatch(owner, worker);
+    }
+
+    /** Runs noWorkFound until the worker is at the sleep step (rounds == ROUNDS_UNTIL_SLEEPING). */
+    private static void idleUntilSleepy(JecSleep sleep, IdleState idle, CoreLatch latch) {
+        sleep.startLooking(idle);
+        while (idle.rounds < JecSleep.ROUNDS_UNTIL_SLEEPING) {
+            sleep.noWorkFound(idle, latch);
+        }
+    }
+
+    private static void awaitSleeping(JecSleep sleep, int n) throws InterruptedException {
+        while (JecCounters.sleepingThreads(sleep.counters().load()) != n) {
+            Thread.sleep(1);
+        }
+    }
+
+    @Test
+    void aPostAfterGettingSleepyKeepsTheWorkerAwake() {
+        JecSleep sleep = new JecSleep(2);
+        IdleState idle = new IdleState(0, () -> false);
+        WorkerLatch latch = latchFor(sleep, 0);
+        idleUntilSleepy(sleep, idle, latch);
+        sleep.newInternalJobs(1, true); // J1: JEC turns odd, differs from the snapshot
+        sleep.noWorkFound(idle, latch);  // must return without blocking
+        assertEquals(0, JecCounters.sleepingThreads(sleep.counters().load()));
+        assertEquals(JecSleep.ROUNDS_UNTIL_SLEEPY, idle.rounds, "searches once more, then gets sleepy again");
+        assertEquals(CoreLatch.UNSET, latch.state());
+        assertEquals(0, sleep.sleeps(0));
+    }
+
+    @Test
+    void theFinalInjectorCheckUndoesTheRegistration() {
+        JecSleep sleep = new JecSleep(1);
+        AtomicBoolean injected = new AtomicBoolean(true); // e.g. posted while the JEC rolled over
+        IdleState idle = new IdleState(0, injected::get);
+        WorkerLatch latch = latchFor(sleep, 0);
+        idleUntilSleepy(sleep, idle, latch);
+        sleep.noWorkFound(idle, latch); // registers, fences, sees the injected job: must not block (J5)
+        long word = sleep.counters().load();
+        assertEquals(0, JecCounters.sleepingThreads(word), "the worker undid its own registration (J2's exception)");
+        assertEquals(1, JecCounters.inactiveThreads(word));
+        assertEquals(0, sleep.sleeps(0));
+        assertEquals(0, idle.rounds, "woken fully");
+    }
+
+    @Test
+    void anInjectionWakesASleeperAndTheWakerDecrementsSleeping() throws Exception {
+        JecSleep sleep = new JecSleep(2);
+        IdleState idle = new IdleState(0, () -> false);
+        WorkerLatch latch = latchFor(sleep, 0);
+        Thread worker = new Thread(() -> {
+            idleUntilSleepy(sleep, idle, latch);
+            sleep.noWorkFound(idle, latch); // blocks
+        });
+        worker.start();
+        awaitSleeping(sleep, 1);
+        sleep.newInjectedJobs(1, true); // no awake idle thread (worker 1 never started looking): wake one
+        worker.join();
+        assertEquals(0, JecCounters.sleepingThreads(sleep.counters().load()));
+        assertEquals(1, JecCounters.inactiveThreads(sleep.counters().load()), "still idle: it searches again");
+        assertEquals(1, sleep.sleeps(0));
+        assertEquals(1, sleep.wakeups(0));
+    }
+
+    @Test
+    void anInternalPostDoesNotWakeWhenAnAwakeIdleThreadCanTakeIt() throws Exception {
+        JecSleep sleep = new JecSleep(3);
+        IdleState idle = new IdleState(0, () -> false);
+        WorkerLatch latch = latchFor(sleep, 0);
+        Thread worker = new Thread(() -> {
+            idleUntilSleepy(sleep, idle, latch);
+            sleep.noWorkFound(idle, latch);
+        });
+        worker.start();
+        awaitSleeping(sleep, 1);
+        sleep.startLooking(new IdleState(1, () -> false)); // worker 1 is awake and idle
+        sleep.newInternalJobs(1, true);
+        Thread.sleep(50);
+        assertTrue(worker.isAlive(), "the idle worker is expected to find the job: no wake-up");
+        sleep.newInternalJobs(1, false); // the queue was not empty: idle threads are not keeping up
+        worker.join();
+        assertEquals(0, JecCounters.sleepingThreads(sleep.counters().load()));
+    }
+
+    @Test
+    void settingALatchWakesOnlyItsOwner() throws Exception {
+        JecSleep sleep = new JecSleep(2);
+        IdleState idle0 = new IdleState(0, () -> false);
+        IdleState idle1 = new IdleState(1, () -> false);
+        WorkerLatch latch0 = latchFor(sleep, 0);
+        WorkerLatch latch1 = latchFor(sleep, 1);
+        Thread w0 = new Thread(() -> {
+            idleUntilSleepy(sleep, idle0, latch0);
+            while (!latch0.probe()) {
+                sleep.noWorkFound(idle0, latch0);
+            }
+        });
+        Thread w1 = new Thread(() -> {
+            idleUntilSleepy(sleep, idle1, latch1);
+            while (!latch1.probe()) {
+                sleep.noWorkFound(idle1, latch1);
+            }
+        });
+        w0.start();
+        w1.start();
+        awaitSleeping(sleep, 2);
+        latch1.set(); // L1
+        w1.join();
+        Thread.sleep(50);
+        assertTrue(w0.isAlive(), "worker 0 sleeps on another latch and must not be disturbed");
+        assertEquals(0, sleep.wakeups(0));
+        assertEquals(1, JecCounters.sleepingThreads(sleep.counters().load()));
+        latch0.set();
+        w0.join();
+        assertEquals(0, JecCounters.sleepingThreads(sleep.counters().load()));
+    }
+
+    @Test
+    void aLatchSetBeforeSleepingStopsTheWorkerFromBlocking() {
+        JecSleep sleep = new JecSleep(1);
+        IdleState idle = new IdleState(0, () -> false);
+        WorkerLatch latch = latchFor(sleep, 0);
+        idleUntilSleepy(sleep, idle, latch);
+        latch.set();
+        sleep.noWorkFound(idle, latch);
+        assertFalse(latch.getSleepy());
+        assertEquals(0, sleep.sleeps(0));
+    }
+
+    @Test
+    void interruptsDoNotWakeASleeper() throws Exception {
+        JecSleep sleep = new JecSleep(1);
+        IdleState idle = new IdleState(0, () -> false);
+        WorkerLatch latch = latchFor(sleep, 0);
+        Thread worker = new Thread(() -> {
+            idleUntilSleepy(sleep, idle, latch);
+            while (!latch.probe()) {
+                sleep.noWorkFound(idle, latch);
+            }
+        });
+        worker.start();
+        awaitSleeping(sleep, 1);
+        worker.interrupt();
+        Thread.sleep(50);
+        assertTrue(worker.isAlive());
+        assertEquals(1, JecCounters.sleepingThreads(sleep.counters().load()));
+        latch.set();
+        worker.join();
+    }
+}
