@@ -154,6 +154,11 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
      * every task spawned into the scope ended. The first failure (in time) of the body or of any task is rethrown, the
      * others added to it as suppressed.
      *
+     * <p>Overloads: {@code scope(Function)} and {@code scope(Consumer)} both take a one-argument lambda. A block body
+     * picks the right one by itself ({@code s -> { s.spawn(t); }} or {@code s -> { ...; return x; }}); for an
+     * expression body that calls a method, javac cannot choose, so write the parameter's type:
+     * {@code pool.scope((Scope s) -> s.spawn(t))}.
+     *
      * @param body the body
      * @param <T>  its result type
      * @return what {@code body} returned

@@ -45,7 +45,7 @@ public final class WorkerThread extends Thread {
     private int runningDepth;        // jobs on this worker's stack; owner writes (opaque), shutdownNow reads
 
     WorkerThread(Registry registry, int index, String name, long stackSize) {
-        super(null, null, name, stackSize);
+        super(null, null, name, stackSize, false); // false: do not inherit the creator's inheritable thread-locals
         this.registry = registry;
         this.index = index;
         this.sleep = registry.sleep();
