@@ -85,7 +85,7 @@ public final class WorkerThread extends Thread {
     public void push(Job job) {
         boolean queueWasEmpty = deque.isEmpty(); // Option A input: a non-empty deque means nobody is stealing
         deque.push(job);
-        sleep.newInternalJobs(1, queueWasEmpty);
+        sleep.newInternalJobs(index, 1, queueWasEmpty);
     }
 
     /** Pops this worker's newest job, or takes a broadcast copy queued for it. */
@@ -136,6 +136,13 @@ public final class WorkerThread extends Thread {
         Job job = takeLocalJob();
         if (job != null) {
             return job;
+        }
+        int hint = idle.takeHint(); // where a waker said the new work is (protocols with hints only)
+        if (hint != IdleState.NO_HINT) {
+            job = hint == IdleState.HINT_INJECTOR ? registry.pollInjected() : registry.workers()[hint].deque.steal();
+            if (job != null) {
+                return job;
+            }
         }
         job = stealFromOthers();
         if (job != null) {

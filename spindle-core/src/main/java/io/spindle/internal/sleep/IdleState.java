@@ -10,7 +10,13 @@ public final class IdleState {
     /** A JEC value no real snapshot is compared with: set whenever the worker is not sleepy. */
     static final int NO_JEC_SNAPSHOT = -1;
 
+    /** {@link #takeHint()}: no hint. */
+    public static final int NO_HINT = -1;
+    /** {@link #takeHint()}: the new work is in the injector. */
+    public static final int HINT_INJECTOR = -2;
+
     private final int workerIndex;
+    private int hint = NO_HINT;
     private final BooleanSupplier hasInjectedOrPrivateWork;
     int rounds;
     int jecSnapshot = NO_JEC_SNAPSHOT;
@@ -27,6 +33,23 @@ public final class IdleState {
 
     public int workerIndex() {
         return workerIndex;
+    }
+
+    /**
+     * Owner: where a waker said new work is, consumed once: a worker index (look in its deque), {@link #HINT_INJECTOR},
+     * or {@link #NO_HINT}. The worker looks there after its own deque and before its normal search.
+     */
+    public int takeHint() {
+        int h = hint;
+        if (h != NO_HINT) {
+            hint = NO_HINT;
+        }
+        return h;
+    }
+
+    /** Owner (its protocol, after waking): remembers the hint it received. */
+    void setHint(int hint) {
+        this.hint = hint;
     }
 
     boolean hasInjectedOrPrivateWork() {

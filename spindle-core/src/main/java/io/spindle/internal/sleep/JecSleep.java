@@ -121,7 +121,7 @@ public final class JecSleep implements SleepProtocol {
     // --- the posting side -------------------------------------------------------------------------------------------
 
     @Override
-    public void newInternalJobs(int numJobs, boolean queueWasEmpty) {
+    public void newInternalJobs(int pusherIndex, int numJobs, boolean queueWasEmpty) {
         // No fence for internal jobs: if a sleeper misses one, the pushing worker is awake and will run it (J5).
         newJobs(numJobs, queueWasEmpty);
     }

@@ -37,8 +37,12 @@ public interface SleepProtocol {
      */
     void noWorkFound(IdleState idle, CoreLatch latch);
 
-    /** A worker pushed {@code numJobs} jobs onto its own deque, which was empty before if {@code queueWasEmpty}. */
-    void newInternalJobs(int numJobs, boolean queueWasEmpty);
+    /**
+     * Worker {@code pusherIndex} pushed {@code numJobs} jobs onto its own deque, which was empty before if
+     * {@code queueWasEmpty}. (The index lets a protocol tell a woken worker where to look: see {@link IdleState}'s
+     * hint.)
+     */
+    void newInternalJobs(int pusherIndex, int numJobs, boolean queueWasEmpty);
 
     /** A thread put {@code numJobs} jobs into the global injector, which was empty before if {@code queueWasEmpty}. */
     void newInjectedJobs(int numJobs, boolean queueWasEmpty);

@@ -43,7 +43,7 @@ class JecSleepTest {
         IdleState idle = new IdleState(0, () -> false);
         WorkerLatch latch = latchFor(sleep, 0);
         idleUntilSleepy(sleep, idle, latch);
-        sleep.newInternalJobs(1, true); // J1: JEC turns odd, differs from the snapshot
+        sleep.newInternalJobs(1, 1, true); // J1: JEC turns odd, differs from the snapshot
         sleep.noWorkFound(idle, latch);  // must return without blocking
         assertEquals(0, JecCounters.sleepingThreads(sleep.counters().load()));
         assertEquals(JecSleep.ROUNDS_UNTIL_SLEEPY, idle.rounds, "searches once more, then gets sleepy again");
@@ -97,10 +97,10 @@ class JecSleepTest {
         worker.start();
         awaitSleeping(sleep, 1);
         sleep.startLooking(new IdleState(1, () -> false)); // worker 1 is awake and idle
-        sleep.newInternalJobs(1, true);
+        sleep.newInternalJobs(1, 1, true);
         Thread.sleep(50);
         assertTrue(worker.isAlive(), "the idle worker is expected to find the job: no wake-up");
-        sleep.newInternalJobs(1, false); // the queue was not empty: idle threads are not keeping up
+        sleep.newInternalJobs(1, 1, false); // the queue was not empty: idle threads are not keeping up
         worker.join();
         assertEquals(0, JecCounters.sleepingThreads(sleep.counters().load()));
     }
