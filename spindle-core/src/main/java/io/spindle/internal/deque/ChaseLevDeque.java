@@ -70,8 +70,10 @@ public final class ChaseLevDeque<T> {
      * Owner only: pushes {@code x} at the bottom.
      *
      * @param x the element, not null
+     * @return whether the deque was empty just before the push (as seen by the owner; thieves may have emptied it
+     *         since), the input of the sleep protocols' "queue was empty" wake rule
      */
-    public void push(T x) {
+    public boolean push(T x) {
         long b = (long) BOTTOM.getOpaque(this);   // opaque: only the owner writes bottom (I1)
         long t = (long) TOP.getAcquire(this);      // acquire: a slot is free once top moved past it
         Object[] a = (Object[]) BUFFER.getOpaque(this); // opaque: only the owner writes buffer (I1)
@@ -80,6 +82,7 @@ public final class ChaseLevDeque<T> {
         }
         SLOT.setOpaque(a, (int) (b & (a.length - 1)), x); // ordered before the bottom store below (I2)
         BOTTOM.setRelease(this, b + 1);                     // release: publishes the element to thieves (I2)
+        return b - t <= 0;
     }
 
     /**

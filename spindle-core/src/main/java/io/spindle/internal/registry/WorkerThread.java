@@ -83,8 +83,7 @@ public final class WorkerThread extends Thread {
 
     /** Makes {@code job} available to thieves (and to this worker's later pops). */
     public void push(Job job) {
-        boolean queueWasEmpty = deque.isEmpty(); // Option A input: a non-empty deque means nobody is stealing
-        deque.push(job);
+        boolean queueWasEmpty = deque.push(job); // Option A input: a non-empty deque means nobody is stealing
         sleep.newInternalJobs(index, 1, queueWasEmpty);
     }
 
