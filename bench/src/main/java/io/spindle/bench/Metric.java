@@ -1,0 +1,34 @@
+package io.spindle.bench;
+
+/**
+ * The metric names of SPEC §4 (fixed: results.json consumers key on them). Every metric is "lower is better", which
+ * is what lets the reports read every Spindle÷FJP ratio below 1 as a win.
+ */
+public enum Metric {
+    TIME_MS("time_ms", "wall time of one run, ms"),
+    NS_PER_JOIN("ns_per_join", "time_ms / number of joins, ns"),
+    CPU_PER_USEFUL("cpu_per_useful", "worker CPU time / CPU time the tasks needed (1.0 = no overhead)"),
+    CPU_PERCENT("cpu_percent", "worker CPU time / wall time, % of one core"),
+    IDLE_CPU_MS("idle_cpu_ms", "worker CPU time in the idle window after a burst, ms"),
+    LATENCY_P50_US("latency_p50_us", "submit-to-start latency, median, µs"),
+    LATENCY_P99_US("latency_p99_us", "submit-to-start latency, 99th percentile, µs"),
+    THREADS_WOKEN_PER_JOB("threads_woken_per_job", "PoolStats.wakeups() delta / jobs submitted (8 workers)");
+
+    private final String id;
+    private final String meaning;
+
+    Metric(String id, String meaning) {
+        this.id = id;
+        this.meaning = meaning;
+    }
+
+    /** @return the name in results.json */
+    public String id() {
+        return id;
+    }
+
+    /** @return one line for the reports' legend */
+    public String meaning() {
+        return meaning;
+    }
+}

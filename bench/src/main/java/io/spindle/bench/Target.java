@@ -1,0 +1,88 @@
+package io.spindle.bench;
+
+import io.spindle.ThreadPool;
+
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One contender, opened for one workload: a Spindle pool, a ForkJoinPool of the same parallelism, or nothing at all
+ * for the sequential baseline; with the CPU clock of its worker threads. Fresh pools per workload keep one workload's
+ * leftovers (a grown deque, a trimmed worker) out of the next.
+ */
+public final class Target implements AutoCloseable {
+    private final PoolKind kind;
+    private final int threads;
+    private final ThreadPool spindle;
+    private final ForkJoinPool fjp;
+    private final WorkerCpu cpu = new WorkerCpu();
+
+    private Target(PoolKind kind, int threads) {
+        this.kind = kind;
+        this.threads = kind == PoolKind.SEQUENTIAL ? 1 : threads;
+        switch (kind) {
+            case FJP -> {
+                spindle = null;
+                fjp = new ForkJoinPool(threads, pool -> {
+                    ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+                    cpu.record(t);
+                    return t;
+                }, null, false);
+            }
+            case SEQUENTIAL -> {
+                spindle = null;
+                fjp = null;
+            }
+            default -> {
+                fjp = null;
+                spindle = ThreadPool.builder().threads(threads).sleepStrategy(kind.strategy())
+                        .threadName(i -> "bench-" + kind.id() + "-" + i)
+                        .onThreadStart(i -> cpu.record(Thread.currentThread()))
+                        .build();
+            }
+        }
+    }
+
+    /** Opens a contender of {@code kind} with {@code threads} workers (ignored for the sequential one). */
+    public static Target open(PoolKind kind, int threads) {
+        return new Target(kind, threads);
+    }
+
+    public PoolKind kind() {
+        return kind;
+    }
+
+    /** @return the number of threads doing the work: the pool size, or 1 for the sequential baseline */
+    public int threads() {
+        return threads;
+    }
+
+    public ThreadPool spindle() {
+        if (spindle == null) throw new IllegalStateException(kind.id() + " has no Spindle pool");
+        return spindle;
+    }
+
+    public ForkJoinPool fjp() {
+        if (fjp == null) throw new IllegalStateException(kind.id() + " has no ForkJoinPool");
+        return fjp;
+    }
+
+    /** @return the CPU time of this contender's worker threads so far, in ns (0 for the sequential one) */
+    public long workerCpuNanos() {
+        return cpu.nanos();
+    }
+
+    @Override
+    public void close() {
+        if (spindle != null) spindle.close();
+        if (fjp != null) {
+            fjp.shutdown();
+            try {
+                fjp.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.spindle.bench.report;
+
+import io.spindle.bench.Metric;
+import io.spindle.bench.OrderCheck;
+import io.spindle.bench.Results;
+import io.spindle.bench.RunInfo;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The prose both reports share, as lines of Markdown-ish text (`code` spans only), so report.md and report.html
+ * say the same thing.
+ */
+final class Notes {
+    private Notes() {}
+
+    static String machine(Results r, RunInfo info) {
+        return String.format(Locale.ROOT, "JDK %s · %s · %d CPUs · %s · %s run: %d measured runs after %d warm-up, "
+                        + "%d threads · took %.0f s", r.jdk(), r.os(), r.cpus(), r.date(),
+                info.options().quick() ? "quick" : "full", info.options().runs(), info.options().warmup(),
+                info.options().threads(), info.seconds());
+    }
+
+    static String pools(RunInfo info) {
+        String s = "Pools, in run order: " + String.join(", ", info.pools().stream().map(p -> "`" + p + "`").toList())
+                + ".";
+        if (!info.skipped().isEmpty()) s += " Skipped: " + String.join("; ", info.skipped()) + ".";
+        return s;
+    }
+
+    static final String HOW_TO_READ = "Each cell is the median of the measured runs (min–max in report.md). "
+            + "Spindle÷FJP is the ratio of the two medians from this same run; every metric is lower-is-better, so "
+            + "below 1 means Spindle did better. `thr` is the pool size the row was measured with.";
+
+    static List<String> metrics() {
+        List<String> l = new ArrayList<>();
+        for (Metric m : Metric.values()) l.add("`" + m.id() + "`: " + m.meaning());
+        return l;
+    }
+
+    static List<String> method() {
+        return List.of(
+                "Every workload gets fresh pools; warm-up runs come first, then the measured runs, interleaved "
+                        + "(run 1 on every pool, then run 2, ...) so that load from elsewhere on a shared machine hits "
+                        + "every pool alike. Every run checks its result.",
+                "The Spindle version calls `pool.install(...)` and uses `Spindle.join` inside; the ForkJoinPool "
+                        + "version is idiomatic `RecursiveTask` / `RecursiveAction` (`fork`/`compute`/`join`, "
+                        + "`invokeAll`) through `invoke`, or `execute` for single tasks, on a `ForkJoinPool` of the "
+                        + "same parallelism; the sequential version is the same algorithm without the joins.",
+                "CPU of a pool = the CPU time (`ThreadMXBean.getThreadCpuTime`) of its worker threads, recorded as "
+                        + "they start: Spindle's through the builder's `onThreadStart` hook, ForkJoinPool's through "
+                        + "its `ForkJoinWorkerThreadFactory`.",
+                "Latency = submit→start: `System.nanoTime()` just before `spawn` / `execute` on the submitting "
+                        + "thread, and again as the task's first statement.",
+                "`threads_woken_per_job` = `PoolStats.wakeups()` delta ÷ jobs, on a separate pool of 8 workers "
+                        + "under the sparse load. ForkJoinPool counts no wake-ups, so for `fjp` it is n/a: the row is "
+                        + "omitted from results.json and shown as n/a here.",
+                "`ns_per_join` divides by the joins actually made: for tree-sum that is one per inner node "
+                        + "(Spice's shape: leaves make no join), i.e. (nodes − 1) / 2.");
+    }
+
+    /** @return the order-check paragraph lines, or a line saying how to get one */
+    static List<String> orderCheck(RunInfo info) {
+        OrderCheck.Outcome o = info.orderCheck();
+        if (o == null) {
+            return List.of("Not run this time: `--order-check` runs everything again in a fresh JVM with the pool "
+                    + "order reversed and reports here how much the Spindle÷FJP ratios moved.");
+        }
+        List<String> l = new ArrayList<>();
+        l.add("Forward order: " + String.join(", ", o.forwardOrder()) + "; reversed (fresh JVM): "
+                + String.join(", ", o.reversedOrder()) + ". The reversed run's own report is in `"
+                + o.reversedDir().getFileName() + "/`.");
+        l.add(o.summary() + ".");
+        double change = o.medianAbsChange();
+        l.add(change <= Math.max(o.spread(), 0.05)
+                ? "Verdict: the typical shift is within the run-to-run spread, so pool order does not matter at "
+                        + "this noise level; single rows that moved more are noise-sensitive (short, timer- or "
+                        + "scheduler-bound) rather than order-sensitive unless they move the same way every time."
+                : "Verdict: the typical shift is larger than the run-to-run spread: treat order effects as "
+                        + "possible and compare with more warm-up (`--warmup`) before trusting small ratio differences.");
+        return l;
+    }
+}

@@ -1,0 +1,34 @@
+package io.spindle.bench.workload;
+
+/**
+ * A fixed amount of CPU work, calibrated once to take about a given time. Unlike spinning until a deadline, it takes
+ * longer when its thread must share a core, which is the point where a pool's idle workers compete with the program.
+ */
+final class Burn {
+    private static volatile long sink; // keeps the JIT from dropping the loop
+
+    private Burn() {}
+
+    /** Runs {@code iterations} steps of a xorshift generator. */
+    static void run(long iterations) {
+        long x = 0x9E3779B97F4A7C15L;
+        for (long i = 0; i < iterations; i++) {
+            x ^= x << 13;
+            x ^= x >>> 7;
+            x ^= x << 17;
+        }
+        sink = x;
+    }
+
+    /** @return iterations of {@link #run} that take about {@code nanos} on this thread (best of several tries) */
+    static long calibrate(long nanos) {
+        long probe = 100_000;
+        long best = Long.MAX_VALUE;
+        for (int i = 0; i < 50; i++) { // the first tries also get the loop compiled
+            long start = System.nanoTime();
+            run(probe);
+            best = Math.min(best, System.nanoTime() - start);
+        }
+        return Math.max(1, probe * nanos / Math.max(1, best));
+    }
+}
