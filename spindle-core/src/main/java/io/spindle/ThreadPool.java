@@ -480,7 +480,7 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
          * Builds the pool and starts its workers.
          *
          * @return the new pool
-         * @throws UnsupportedOperationException if the chosen sleep strategy is not implemented yet
+         * @throws java.io.UncheckedIOException with {@link SleepStrategy#HINT_PIPE}, if the OS refuses a pipe or selector
          */
         public ThreadPool build() {
             return new ThreadPool(toConfig(), false);

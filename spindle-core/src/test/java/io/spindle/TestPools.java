@@ -13,7 +13,8 @@ import org.junit.jupiter.params.provider.Arguments;
  */
 public final class TestPools {
     /** Strategies whose pools can be built today. */
-    public static final EnumSet<SleepStrategy> IMPLEMENTED = EnumSet.of(SleepStrategy.JOBS_EVENT_COUNTER);
+    public static final EnumSet<SleepStrategy> IMPLEMENTED = EnumSet.of(SleepStrategy.JOBS_EVENT_COUNTER,
+            SleepStrategy.SLEEPY_WORKER, SleepStrategy.HINT_PIPE);
 
     public static final int[] THREAD_COUNTS = {1, 2, 3, 8};
 

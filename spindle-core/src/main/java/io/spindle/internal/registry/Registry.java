@@ -65,7 +65,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
 
     /**
      * @param publicPool the {@code ThreadPool} this registry serves, returned to free functions on its workers
-     * @throws UnsupportedOperationException if the sleep strategy is not implemented
+     * @throws java.io.UncheckedIOException if the HINT_PIPE protocol cannot open its pipe or selector
      */
     public Registry(PoolConfig config, Object publicPool) {
         this.config = config;
@@ -322,6 +322,11 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
 
     void workerExited() {
         workersExited.countDown();
+        if (workersExited.getCount() == 0) {
+            // The last worker is out: nothing can post work or sleep any more (every submission path was refused
+            // or drained before termination), so the protocol may release what it holds outside the heap.
+            sleep.close();
+        }
     }
 
     // --- shutdown and termination -----------------------------------------------------------------------------------

@@ -56,6 +56,12 @@ public interface SleepProtocol {
     /** Every worker's terminate latch has been set; protocols that need more than the latch wake-ups act here. */
     void terminate();
 
+    /**
+     * Releases what the protocol holds outside the Java heap (HINT_PIPE: its pipe and selector). The pool calls it once
+     * every worker has exited; no other method is called afterwards except the statistics. Idempotent.
+     */
+    default void close() {}
+
     /** @return times worker {@code workerIndex} blocked */
     long sleeps(int workerIndex);
 

@@ -7,16 +7,17 @@ public final class SleepProtocols {
     private SleepProtocols() {}
 
     /**
-     * @throws UnsupportedOperationException for a strategy not implemented yet
+     * @throws java.io.UncheckedIOException for HINT_PIPE, if the OS refuses a pipe or selector (e.g. out of file
+     *                                      descriptors)
      */
     public static SleepProtocol create(SleepStrategy strategy, int threads) {
         switch (strategy) {
             case JOBS_EVENT_COUNTER:
                 return new JecSleep(threads);
             case SLEEPY_WORKER:
+                return new SleepyWorkerSleep(threads);
             case HINT_PIPE:
-                throw new UnsupportedOperationException("sleep strategy " + strategy
-                        + " is not implemented yet; use SleepStrategy.JOBS_EVENT_COUNTER");
+                return new HintPipeSleep(threads);
             default:
                 throw new AssertionError(strategy);
         }

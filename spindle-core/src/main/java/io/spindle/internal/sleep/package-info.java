@@ -1,9 +1,10 @@
 /**
  * Sleep protocols: how idle workers go to sleep without missing work, and how posting work wakes as few of them as
- * needed. This page describes the JOBS_EVENT_COUNTER protocol ({@link io.spindle.internal.sleep.JecSleep}), Spindle's
- * default, taken from rayon-core's sleep module and RFC 5 (seeds {@code rayon-sleep-module.md},
- * {@code rayon-rfc5-sleep.md}, {@code blitz-thread-pool.md}). The code cites the invariants below by name; keep this
- * page true when the code changes.
+ * needed. This page describes the three protocols behind {@link io.spindle.internal.sleep.SleepProtocol}: first
+ * JOBS_EVENT_COUNTER ({@link io.spindle.internal.sleep.JecSleep}), Spindle's default, taken from rayon-core's sleep
+ * module and RFC 5 (seeds {@code rayon-sleep-module.md}, {@code rayon-rfc5-sleep.md}, {@code blitz-thread-pool.md}),
+ * then SLEEPY_WORKER and HINT_PIPE. The code cites the invariants below by name; keep this page true when the code
+ * changes.
  *
  * <h2>Thread states</h2>
  * A worker is <em>active</em> (running a job), <em>idle</em> (searching for work) or <em>sleeping</em> (blocked on its
@@ -17,6 +18,7 @@
  * random victim, the injector. After a failed search it calls {@code noWorkFound}: rounds 0..31 yield; at round
  * {@code ROUNDS_UNTIL_SLEEPY} (32) it announces itself sleepy; one more round later it tries to sleep. Finding work
  * calls {@code workFound}.
+
  *
  * <h2>The counters</h2>
  * {@link io.spindle.internal.sleep.JecCounters}: one 64-bit word holding sleeping threads (bits 0-15), inactive
@@ -56,8 +58,7 @@
  * {@code newJobs}: turn the JEC odd (J1) and read the word. No sleepers: done. If the queue the job went into was
  * not empty before, the awake workers are not keeping up: wake {@code min(jobs, sleepers)}. Otherwise count on the
  * awake-but-idle workers ({@code inactive - sleeping}) to find the jobs and wake sleepers only for the rest. A worker
- * leaving the idle state wakes up to two sleepers ({@code CASCADE_WAKE_LIMIT}), so that a burst spreads. Injections
- * add J5's fence first. Broadcasts put one job in every worker's private queue and wake every sleeper.
+ * leaving the idle state wakes up to two sleepers ({@code CASCADE_WAKE_LIMIT}), so that a burst spreads. Injections add J5's fence first. Broadcasts put one job in every worker's private queue and wake every sleeper.
  *
  * <h2>Latches</h2>
  * <dl>
@@ -69,5 +70,124 @@
  *       state SLEEPING, so the setter's lock-and-wake finds it blocked or waits until it is (J6). Owners of other
  *       latches are never disturbed: a worker blocked on a different latch would only wake to sleep again.</dd>
  * </dl>
+ *
+ * <h2>SLEEPY_WORKER</h2>
+ * {@link io.spindle.internal.sleep.SleepyWorkerSleep}: rayon-core's legacy protocol (seed
+ * {@code rayon-legacy-sleep-module.md}). Each worker is <em>awake</em>, <em>sleepy</em> (still searching, but about
+ * to sleep) or <em>asleep</em> (blocked on the pool's one condition). At most one worker is sleepy at a time, and any
+ * new work or latch set wakes every sleeper.
+ *
+ * <h3>The state word</h3>
+ * One 64-bit word: bit 0 = "some worker is asleep", bits 63..1 = index + 1 of the sleepy worker (0 = none). 0 means
+ * everyone is awake and nobody is sleepy.
+ *
+ * <h3>The worker's steps</h3>
+ * {@code noWorkFound}: rounds 0..31 ({@code ROUNDS_UNTIL_SLEEPY}) yield. At round 32 the worker tries to become the
+ * sleepy one by CAS (if another worker is sleepy it stays at round 32 and tries again after its next search). Sleepy,
+ * it keeps searching; after each failed search it checks it is still sleepy (if a tickle cleared it, it starts over at
+ * round 0). At round {@code ROUNDS_UNTIL_ASLEEP} (64) it falls asleep: latch UNSET to SLEEPY, take the lock, latch
+ * SLEEPY to SLEEPING, then one CAS from the word naming it sleepy to exactly "asleep bit, nobody sleepy", then wait on
+ * the condition. {@code workFound} gives the sleepy role up. Posting work, injecting, broadcasting, setting a latch
+ * whose owner is SLEEPING ({@code notifyWorkerLatchIsSet}) and termination <em>tickle</em>: a load; if the word is not
+ * 0, swap it to 0; if the old word had the asleep bit, signal all sleepers under the lock.
+ *
+ * <h3>Invariants</h3>
+ * <dl>
+ *   <dt>S1 - while a worker is sleepy, only a tickle changes the word.</dt>
+ *   <dd>Only the sleepy worker writes its id (getting sleepy) or sets the asleep bit (falling asleep, which removes
+ *       its id in the same CAS), and no other worker can get sleepy meanwhile. A tickle's swap removes the id for good.
+ *       So the sleepy worker's fall-asleep CAS succeeds exactly when no tickle came since it got sleepy.</dd>
+ *   <dt>S2 - every access to the word is sequentially consistent.</dt>
+ *   <dd>The tickle's load in particular must not be a mere acquire: it and the get-sleepy / fall-asleep CASes form
+ *       one total order, so either the tickle sees the sleepy id or asleep bit (and clears it), or the tickle comes
+ *       first and the worker's later searches see what the tickler did before tickling. This is the seed's scenario 1
+ *       (tickle-then-get-sleepy) and 2 (get-sleepy-then-get-tickled).</dd>
+ *   <dt>S3 - a sleepy worker searches at least once more before it falls asleep.</dt>
+ *   <dd>{@code ROUNDS_UNTIL_ASLEEP > ROUNDS_UNTIL_SLEEPY}. Work posted before the get-sleepy CAS with a tickle that saw
+ *       no sleepy worker is found by that search (S2); work posted after it clears the sleepy id (S1). Injections and
+ *       broadcasts are published by volatile CASes, so the argument is exact and no final check of the injector is
+ *       needed; internal pushes are release stores, and if every searcher misses one, the pusher, which is awake,
+ *       runs it.</dd>
+ *   <dt>S4 - falling asleep holds the lock from the CAS until the wait; sleepers wait for a generation change.</dt>
+ *   <dd>The seed's scenario 3 (fall-asleep-then-get-tickled): a tickle that sees the asleep bit takes the lock to
+ *       signal, which it gets only once the sleeper waits. The tickle moves a generation counter under the lock, and a
+ *       sleeper waits (uninterruptibly) until the generation differs from the one it read before its CAS: spurious
+ *       wake-ups and interrupts do not end a sleep, and a signal is never lost.</dd>
+ *   <dt>S5 - every post and every latch set tickles; the hot path is one load.</dt>
+ *   <dd>Internal pushes, injections, broadcasts, latch sets whose owner sleeps (L1) and termination. Nobody sleepy or
+ *       asleep: one volatile load, no write.</dd>
+ *   <dt>S6 - a worker gives the sleepy role up whenever it leaves the idle loop or gives up sleeping.</dt>
+ *   <dd>Otherwise no other worker could get sleepy, and none would ever fall asleep.</dd>
+ * </dl>
+ * Latches: L1 as above; the latch's owner sleeps on the shared condition, and a set latch's tickle wakes it (and, as
+ * the seed says, everyone else).
+ *
+ * <h2>HINT_PIPE</h2>
+ * {@link io.spindle.internal.sleep.HintPipeSleep}: EMPER's pipe sleep strategy (seed
+ * {@code emper-pipe-sleep-strategy.md}). Sleeping workers wait for a <em>hint</em> in an OS pipe
+ * ({@code java.nio.channels.Pipe}); a notifier takes the sleepers it wakes off a count and writes one hint per worker
+ * it wakes, saying where the new work is: the index of the worker whose deque got it, or the injector. A woken worker
+ * looks in its own deque, then where the hint points ({@code IdleState.takeHint}), then searches normally.
+ *
+ * <h3>State</h3>
+ * {@code sleepers}: registered sleepers that no notifier has taken yet; negative = credit. Per worker
+ * ({@code PipeSleeper}): {@code readInFlight} (it is counted, or a hint is on its way for it: it owes the pipe one
+ * read, the seed's "sleep request in flight"), {@code blocked}, a wake request, its thread. {@code watcher}: the one
+ * blocked worker that selects on the pipe.
+ *
+ * <h3>The worker's steps</h3>
+ * Rounds 0..31 yield. At round 32 the worker <em>registers</em>: unless it already owes a read, it increments
+ * {@code sleepers}; if the count was negative it took a credit instead and searches again. Registered, it searches
+ * once more, then sleeps: clear its wake request, latch UNSET to SLEEPY to SLEEPING (L1), set {@code blocked}, check
+ * the injector and its private queue, then loop: take the watch if nobody has it; the watcher reads a hint if one is
+ * there; leave on a hint or a wake request; else block (the watcher in {@code Selector.select}, the others in
+ * {@code LockSupport.park}). Leaving: clear {@code blocked}, give the watch up and hand it to another blocked worker,
+ * store the hint, and if it read no hint, <em>retract</em> its registration while the count is positive. A worker that
+ * finds work while registered retracts too.
+ *
+ * <h3>Invariants</h3>
+ * <dl>
+ *   <dt>H1 - the notifier, not the sleeper, decrements {@code sleepers}.</dt>
+ *   <dd>{@code notifyInternal(n)} (inside the pool): if the count is not positive, return (one load); else CAS it
+ *       down by {@code min(sleepers, n)} and write that many hints. If sleepers decremented on waking, several
+ *       notifiers could observe the same sleepers, each write hints for all of them and fill the pipe with hints
+ *       nobody reads, until a write blocks: the seed's pipe-jamming deadlock. The CAS lets exactly one notifier take
+ *       each registration.</dd>
+ *   <dt>H2 - hints waiting in the pipe = workers that owe a read - max(sleepers, 0).</dt>
+ *   <dd>Every step keeps this equality: registering (+1 both sides), a notifier's CAS (count down, hints up by the
+ *       same), reading a hint (both down), retracting (only while the count is positive: both down), and a credit
+ *       (below). So the pipe never holds more hints than workers: 2 bytes each, it cannot fill for pools up to 2048
+ *       workers (a Linux pipe holds at least 4096 bytes); the sink is non-blocking anyway, and a notifier never blocks.
+ *       And when the count is not positive, every worker that owes a read has a hint coming.</dd>
+ *   <dt>H3 - {@code notifyAnywhere(n)} always takes effect, with bounded credit.</dt>
+ *   <dd>From outside the pool (injections) and on termination: CAS the count down by n even below zero, writing
+ *       {@code min(observed, n)} hints when positive; if it is already at most -n, return. A worker that registers and
+ *       finds the count negative takes a credit instead of sleeping and searches again, so a worker just about to
+ *       register does not sleep through the post; a worker already registered has a hint coming (H2). The count never
+ *       drops below -(2n - 1) for the largest n in use (one job per injection; the thread count on termination).</dd>
+ *   <dt>H4 - register, search once more, then block.</dt>
+ *   <dd>A notifier publishes its job, then loads the count; a worker increments the count, then searches. Either the
+ *       notifier sees the registration (and writes a hint), or the worker's search comes after the post. A final
+ *       check of the injector and the private queue follows {@code blocked}; internal pushes missed by every searcher
+ *       are run by their (awake) pusher.</dd>
+ *   <dt>H5 - latch sets and broadcasts wake a specific worker, not through the pipe.</dt>
+ *   <dd>Waker: set the worker's wake request, unpark it if blocked, {@code selector.wakeup()} if it is the watcher.
+ *       Sleeper: clear the request before checking its latch and queues, and check the request after taking its
+ *       position (watcher CAS, {@code blocked}); each pair is a Dekker pair of volatile accesses, and unpark and
+ *       wakeup are sticky, so a wake-up between check and block is not lost. Broadcasts use this too: hints are
+ *       fungible, so a worker that wakes, finds nothing and blocks again could read a second hint meant for another
+ *       sleeper, which would then sleep through its broadcast job.</dd>
+ *   <dt>H6 - one watcher: a hint wakes one thread.</dt>
+ *   <dd>Only the watcher selects on the pipe (every selector watching it would wake on every hint). A worker leaving
+ *       the loop stores "no watcher", then looks for a blocked worker and unparks it; a worker entering stores
+ *       {@code blocked}, then takes the watch if free. Volatile on both sides: either the entering worker sees no
+ *       watcher, or the leaver sees it blocked and hands it the watch.</dd>
+ *   <dt>H7 - interrupts neither break nor close anything.</dt>
+ *   <dd>An interrupted blocking channel operation closes the channel, so both pipe ends are non-blocking; the watcher
+ *       blocks in {@code Selector.select}, which an interrupt only wakes. While blocking, a worker clears its interrupt
+ *       status (park and select would return at once) and restores it when it leaves.</dd>
+ * </dl>
+ * Resources: the pipe and selector are released by {@code SleepProtocol.close()}, which the pool calls once every
+ * worker has exited.
  */
 package io.spindle.internal.sleep;

@@ -1,0 +1,298 @@
+package io.spindle.internal.sleep;
+
+import io.spindle.internal.latch.CoreLatch;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The SLEEPY_WORKER sleep protocol: rayon-core's legacy sleep module (seed {@code rayon-legacy-sleep-module.md}). At
+ * most one worker at a time is sleepy; any new work or latch set wakes every sleeping worker. The prose description,
+ * with the invariants S1..S6 cited below, is in this package's {@code package-info.java}, "SLEEPY_WORKER".
+ *
+ * <pre>
+ *   state word:  bits 63..1  (index + 1) of the one sleepy worker, 0 = none
+ *                bit  0      some worker is asleep (blocked on {@link #tickled}, or holding {@link #lock} to block)
+ * </pre>
+ */
+public final class SleepyWorkerSleep implements SleepProtocol {
+    /**
+     * Yielding rounds before a worker tries to become the sleepy one. Benchmarks may vary it with the system property
+     * {@code spindle.sleepy.roundsUntilSleepy}.
+     */
+    public static final int ROUNDS_UNTIL_SLEEPY = Integer.getInteger("spindle.sleepy.roundsUntilSleepy", 32);
+    /**
+     * The round at which the sleepy worker tries to fall asleep (property {@code spindle.sleepy.roundsUntilAsleep},
+     * default twice {@link #ROUNDS_UNTIL_SLEEPY}); at least one round after getting sleepy, so that the sleepy worker
+     * searches at least once more (S3).
+     */
+    public static final int ROUNDS_UNTIL_ASLEEP = Math.max(ROUNDS_UNTIL_SLEEPY + 1,
+            Integer.getInteger("spindle.sleepy.roundsUntilAsleep", 2 * ROUNDS_UNTIL_SLEEPY));
+
+    /** Everyone awake, nobody sleepy. */
+    static final long AWAKE = 0L;
+    /** Bit 0: some worker is asleep. */
+    static final long SLEEPING = 1L;
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(SleepyWorkerSleep.class, "state", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    // Padded: every push of every worker reads this word (tickle).
+    @SuppressWarnings("unused")
+    private long p00, p01, p02, p03, p04, p05, p06, p07;
+    private volatile long state; // AWAKE
+    @SuppressWarnings("unused")
+    private long p10, p11, p12, p13, p14, p15, p16, p17;
+
+    /** The pool's one lock: held to fall asleep (S4) and to wake the sleepers. */
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Sleepers wait here; a tickle that clears the sleeping bit signals all of them. */
+    private final Condition tickled = lock.newCondition();
+    /** Guarded by {@link #lock}: moves once per tickle that woke sleepers; a sleeper waits until it moved (S4). */
+    private int generation;
+    private final SleepCounts[] counts;
+
+    public SleepyWorkerSleep(int threads) {
+        if (threads < 1 || threads > JecCounters.THREADS_MAX) {
+            throw new IllegalArgumentException("threads must be in 1.." + JecCounters.THREADS_MAX + ", got " + threads);
+        }
+        counts = SleepCounts.forWorkers(threads);
+    }
+
+    // --- the state word ---------------------------------------------------------------------------------------------
+
+    /** The word value naming {@code workerIndex} as the sleepy worker. */
+    static long sleepyId(int workerIndex) {
+        return (workerIndex + 1L) << 1;
+    }
+
+    static boolean anyoneSleeping(long word) {
+        return (word & SLEEPING) != 0;
+    }
+
+    static boolean anyWorkerSleepy(long word) {
+        return (word >>> 1) != 0;
+    }
+
+    static boolean workerIsSleepy(long word, int workerIndex) {
+        return (word >>> 1) == workerIndex + 1L;
+    }
+
+    /** For tests and diagnostics. */
+    long loadState() {
+        return (long) STATE.getVolatile(this); // volatile: like every access to the word (S2)
+    }
+
+    // --- the sleeping side ------------------------------------------------------------------------------------------
+
+    @Override
+    public void startLooking(IdleState idle) {
+        idle.reset(); // awake, with a yield counter of zero
+    }
+
+    @Override
+    public void workFound(IdleState idle) {
+        // S6: a worker that may be the sleepy one stops being sleepy ("work_found" in the seed), else no other worker
+        // could ever get sleepy and fall asleep. Only rounds past ROUNDS_UNTIL_SLEEPY can hold the id: the hot path
+        // touches no shared state.
+        if (idle.rounds > ROUNDS_UNTIL_SLEEPY) {
+            stopBeingSleepy(idle.workerIndex());
+        }
+        idle.reset();
+    }
+
+    @Override
+    public void noWorkFound(IdleState idle, CoreLatch latch) {
+        int rounds = idle.rounds;
+        if (rounds < ROUNDS_UNTIL_SLEEPY) {
+            Thread.yield();
+            idle.rounds = rounds + 1;
+        } else if (rounds == ROUNDS_UNTIL_SLEEPY) {
+            Thread.yield();
+            if (getSleepy(idle.workerIndex())) {
+                idle.rounds = rounds + 1; // S3: search at least once more before falling asleep
+            } // else another worker is sleepy: keep trying until it is not, or until we find work
+        } else if (rounds < ROUNDS_UNTIL_ASLEEP) {
+            Thread.yield();
+            if (stillSleepy(idle.workerIndex())) {
+                idle.rounds = rounds + 1;
+            } else {
+                idle.rounds = 0; // tickled while sleepy (scenario 2): awake again, start over
+            }
+        } else {
+            sleep(idle, latch);
+        }
+    }
+
+    /** Tries to become the one sleepy worker (S1). */
+    private boolean getSleepy(int workerIndex) {
+        while (true) {
+            // volatile: a stale "somebody is sleepy" only makes us try again next round; the CAS below decides.
+            long word = (long) STATE.getVolatile(this);
+            if (anyWorkerSleepy(word)) {
+                return false; // somebody else is sleepy: wait our turn (S1)
+            }
+            // Scenario 1 (tickle-then-get-sleepy), S2: this CAS is sequentially consistent, like the tickle's load. If
+            // a tickle's load came before it and saw no sleepy worker, then what the tickler did before tickling (push
+            // a job, inject one) is visible to the searches we make after this CAS (S3). If the load comes after, it
+            // sees our id: scenario 2.
+            if (STATE.compareAndSet(this, word, word | sleepyId(workerIndex))) {
+                return true;
+            }
+        }
+    }
+
+    private boolean stillSleepy(int workerIndex) {
+        // volatile: scenario 2 (get-sleepy-then-get-tickled): a tickle after our CAS swapped the word to AWAKE, and a
+        // sequentially consistent load sees that now, not eventually (S2).
+        return workerIsSleepy((long) STATE.getVolatile(this), workerIndex);
+    }
+
+    /** Gives up the sleepy role if we still hold it (S6). */
+    private void stopBeingSleepy(int workerIndex) {
+        long word = (long) STATE.getVolatile(this); // volatile: the CAS below needs the current word
+        if (workerIsSleepy(word, workerIndex)) {
+            // volatile CAS keeping the sleeping bit. One attempt suffices: while we are sleepy only a tickle can change
+            // the word (S1), and a tickle already removed our id.
+            STATE.compareAndSet(this, word, word & SLEEPING);
+        }
+    }
+
+    /** Round ROUNDS_UNTIL_ASLEEP: the sleepy worker falls asleep unless it was tickled or its latch was set. */
+    private void sleep(IdleState idle, CoreLatch latch) {
+        int me = idle.workerIndex();
+        // L1: announce on the latch first; a set() from now on either fails our latch CASes or sees SLEEPING and calls
+        // notifyWorkerLatchIsSet, which tickles.
+        if (!latch.getSleepy()) {
+            stopBeingSleepy(me); // S6: the latch is set, the caller's probe will see it and leave
+            idle.wakeFully();
+            return;
+        }
+        SleepCounts count = counts[me];
+        lock.lock();
+        try {
+            if (!latch.fallAsleep()) {
+                stopBeingSleepy(me); // S6: set between getSleepy and now
+                idle.wakeFully();
+                return;
+            }
+            long word = (long) STATE.getVolatile(this); // volatile: we CAS from exactly this value below
+            if (!workerIsSleepy(word, me)) {
+                // Scenario 2 (get-sleepy-then-get-tickled): a tickle after we got sleepy cleared our id; it may have
+                // posted work our searches missed, so we do not sleep.
+                latch.wakeUp();
+                idle.wakeFully();
+                return;
+            }
+            int ourGeneration = generation;
+            // Scenario 3 (fall-asleep-then-get-tickled), S4: the CAS removes us as the sleepy one and sets the sleeping
+            // bit in one step, and it succeeds only if no tickle came since we got sleepy (S1: only a tickle changes
+            // the word while we are sleepy). It is sequentially consistent (S2): a later tickle's load sees the bit and
+            // takes the lock to signal, which it can only get once tickled.await below has released it.
+            if (STATE.compareAndSet(this, word, SLEEPING)) {
+                count.countSleep();
+                // S4: wait until a tickle moves the generation. A spurious return re-waits; an interrupt does not end
+                // the wait (awaitUninterruptibly keeps the interrupt status for the caller). A tickle that cleared the
+                // bit between our CAS and now cannot have signalled yet: it needs the lock we hold.
+                do {
+                    tickled.awaitUninterruptibly();
+                } while (generation == ourGeneration);
+                count.countWakeup();
+            }
+            // A failed CAS: a tickle cleared our id just now (scenario 2 again); search again instead of sleeping.
+        } finally {
+            lock.unlock();
+        }
+        latch.wakeUp();
+        idle.wakeFully();
+    }
+
+    // --- the posting side: tickle -----------------------------------------------------------------------------------
+
+    /**
+     * New work or a set latch: wakes the sleepy worker and every sleeping one (S5). The hot path, nobody sleepy or
+     * asleep, is one load.
+     */
+    private void tickle() {
+        // volatile (SeqCst) load, S2: an acquire load would not do. If somebody got sleepy or fell asleep, we must see
+        // it now (scenarios 2 and 3); if somebody gets sleepy after this load, its CAS is ordered after it and it sees
+        // what we did before tickling (scenario 1).
+        if ((long) STATE.getVolatile(this) != AWAKE) {
+            tickleCold();
+        }
+    }
+
+    private void tickleCold() {
+        // volatile swap: the word's own total order places every sleepy/asleep CAS before or after it; one after it
+        // fails if it expected the id we remove (scenario 2), one before it is seen here (scenario 3).
+        long old = (long) STATE.getAndSet(this, AWAKE);
+        if (anyoneSleeping(old)) {
+            // Scenario 3, S4: a sleeper holds the lock from its CAS until it waits, so we signal only waiting sleepers;
+            // moving the generation under the lock tells each of them this is a real wake-up.
+            lock.lock();
+            try {
+                generation++;
+                tickled.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    @Override
+    public void newInternalJobs(int pusherIndex, int numJobs, boolean queueWasEmpty) {
+        // S5. The push published the job with a release store before this load; a sleepy worker that misses it in
+        // one search finds it in the next (S3 gives it ROUNDS_UNTIL_ASLEEP - ROUNDS_UNTIL_SLEEPY of them), and should
+        // every searcher miss it, the pusher is awake and runs the job itself: internal jobs cost at most parallelism.
+        tickle();
+    }
+
+    @Override
+    public void newInjectedJobs(int numJobs, boolean queueWasEmpty) {
+        // S5. The injector's append is a volatile CAS, so scenario 1's argument holds exactly (S2): no final check of
+        // the injector before blocking is needed.
+        tickle();
+    }
+
+    @Override
+    public void newBroadcastJobs() {
+        tickle(); // S5: wakes every sleeper, which is what a broadcast needs
+    }
+
+    @Override
+    public void notifyWorkerLatchIsSet(int workerIndex) {
+        // S5 and L1: the owner was SLEEPING on the latch, so it is sleepy (its id is in the word) or asleep (the bit
+        // is set), or was woken already; tickling wakes it, and, as the seed says, everyone else too.
+        tickle();
+    }
+
+    @Override
+    public void terminate() {
+        tickle(); // every terminate latch is set; wake whoever still sleeps
+    }
+
+    @Override
+    public long sleeps(int workerIndex) {
+        return counts[workerIndex].sleeps();
+    }
+
+    @Override
+    public long wakeups(int workerIndex) {
+        return counts[workerIndex].wakeups();
+    }
+
+    @Override
+    public String toString() {
+        long word = loadState();
+        return "state=" + word + " (sleepy=" + ((word >>> 1) - 1) + ", anyoneSleeping=" + anyoneSleeping(word) + ")";
+    }
+}
