@@ -131,23 +131,48 @@ public final class WorkerThread extends Thread {
         }
     }
 
+    /**
+     * The idle loop's full search: own deque and broadcast queue, the hinted place, the other deques from a random
+     * victim, the injector. Also tells the sleep protocol whether more work stayed visible where the job came from
+     * (the cascade wakes more workers only then).
+     */
     private Job findWork() {
         Job job = takeLocalJob();
         if (job != null) {
+            idle.foundWork(!deque.isEmpty() || !broadcasts.isEmpty());
             return job;
         }
         int hint = idle.takeHint(); // where a waker said the new work is (protocols with hints only)
-        if (hint != IdleState.NO_HINT) {
-            job = hint == IdleState.HINT_INJECTOR ? registry.pollInjected() : registry.workers()[hint].deque.steal();
-            if (job != null) {
-                return job;
-            }
+        if (hint == IdleState.HINT_INJECTOR) {
+            job = pollInjectedNoting();
+        } else if (hint != IdleState.NO_HINT && hint != index) {
+            job = stealFrom(registry.workers()[hint]);
+        }
+        if (job != null) {
+            return job;
         }
         job = stealFromOthers();
         if (job != null) {
             return job;
         }
-        return registry.pollInjected();
+        return pollInjectedNoting();
+    }
+
+    private Job pollInjectedNoting() {
+        Job job = registry.pollInjected();
+        if (job != null) {
+            idle.foundWork(registry.hasInjectedJobs());
+        }
+        return job;
+    }
+
+    private Job stealFrom(WorkerThread victim) {
+        Job job = victim.deque.steal();
+        if (job != null) {
+            STEALS.setOpaque(this, steals + 1); // opaque: single writer, read only for statistics
+            idle.foundWork(!victim.deque.isEmpty());
+        }
+        return job;
     }
 
     private Job stealFromOthers() {
@@ -165,9 +190,8 @@ public final class WorkerThread extends Thread {
             if (i == index) {
                 continue;
             }
-            Job job = all[i].deque.steal();
+            Job job = stealFrom(all[i]);
             if (job != null) {
-                STEALS.setOpaque(this, steals + 1); // opaque: single writer, read only for statistics
                 return job;
             }
         }

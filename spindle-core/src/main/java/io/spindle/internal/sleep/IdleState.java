@@ -20,6 +20,10 @@ public final class IdleState {
     private final BooleanSupplier hasInjectedOrPrivateWork;
     int rounds;
     int jecSnapshot = NO_JEC_SNAPSHOT;
+    /** Set with each find: whether more work stayed visible where the job came from (cascade rule, A2). */
+    boolean moreWorkVisible;
+    /** JOBS_EVENT_COUNTER's adaptive yield limit for this worker (A1); kept across searches. */
+    int roundsUntilSleepy = JecSleep.ROUNDS_UNTIL_SLEEPY;
 
     /**
      * @param workerIndex              the owning worker
@@ -60,6 +64,15 @@ public final class IdleState {
     void reset() {
         rounds = 0;
         jecSnapshot = NO_JEC_SNAPSHOT;
+        moreWorkVisible = false;
+    }
+
+    /**
+     * Owner, when its search found a job: records whether more work stayed visible at that source (its own deque, the
+     * victim's deque, the injector). A racy snapshot is fine: it only steers how many sleepers to wake.
+     */
+    public void foundWork(boolean moreWorkVisible) {
+        this.moreWorkVisible = moreWorkVisible;
     }
 
     /** Woken, or the latch was set: search from scratch. */

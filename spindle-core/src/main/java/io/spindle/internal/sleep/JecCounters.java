@@ -97,12 +97,12 @@ public final class JecCounters {
     /**
      * A worker found work and stops being inactive.
      *
-     * @return how many sleeping threads to wake as a cascade: min(sleeping, 2), from the word before the decrement
+     * @return the number of sleeping threads in the word before the decrement (the cascade wakes some of them)
      */
     public int subInactiveThread() {
         long old = (long) WORD.getAndAdd(this, -ONE_INACTIVE); // SC (J3)
         assert inactiveThreads(old) > 0 : "inactive underflow: " + Long.toHexString(old);
-        return Math.min(sleepingThreads(old), 2);
+        return sleepingThreads(old);
     }
 
     /** The waker of a sleeping thread removes it from the count (J2: the waker, not the sleeper). */

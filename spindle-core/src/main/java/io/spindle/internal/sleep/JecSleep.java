@@ -10,12 +10,16 @@ import java.lang.invoke.VarHandle;
  */
 public final class JecSleep implements SleepProtocol {
     /**
-     * Yielding rounds before a worker announces it is sleepy. Benchmarks may vary it with the system property
-     * {@code spindle.jec.roundsUntilSleepy}.
+     * The most yielding rounds before a worker announces it is sleepy (rayon's constant). Benchmarks may vary it with
+     * the system property {@code spindle.jec.roundsUntilSleepy}.
      */
     public static final int ROUNDS_UNTIL_SLEEPY = Integer.getInteger("spindle.jec.roundsUntilSleepy", 32);
-    /** The round at which a sleepy worker tries to fall asleep: one more search after announcing. */
-    public static final int ROUNDS_UNTIL_SLEEPING = ROUNDS_UNTIL_SLEEPY + 1;
+    /**
+     * The fewest yielding rounds of the adaptive limit (A1 in package-info; property
+     * {@code spindle.jec.minRoundsUntilSleepy}; set it equal to {@link #ROUNDS_UNTIL_SLEEPY} for rayon's fixed count).
+     */
+    public static final int MIN_ROUNDS_UNTIL_SLEEPY = Math.min(ROUNDS_UNTIL_SLEEPY,
+            Math.max(1, Integer.getInteger("spindle.jec.minRoundsUntilSleepy", 4)));
     /** How many sleepers a worker that leaves the idle state wakes at most (the cascade). */
     public static final int CASCADE_WAKE_LIMIT = 2;
 
@@ -47,27 +51,47 @@ public final class JecSleep implements SleepProtocol {
 
     @Override
     public void workFound(IdleState idle) {
-        // "A thread finds work: decrement inactive." If it was the last idle one and others sleep, wake up to two of
-        // them so that a burst of new work spreads (the cascade).
-        int toWake = counters.subInactiveThread();
-        wakeAnyThreads(toWake);
+        adaptRoundsAfterFinding(idle);
+        // "A thread finds work: decrement inactive." Rayon then wakes up to two sleepers so that a burst of new work
+        // spreads (the cascade). A2: only if more work stayed visible where this job came from; otherwise the
+        // woken threads would find nothing (one sparse job used to wake three workers) and the posters' own wake
+        // rule already covers every post.
+        int sleepers = counters.subInactiveThread();
+        if (idle.moreWorkVisible) {
+            wakeAnyThreads(Math.min(sleepers, CASCADE_WAKE_LIMIT));
+        }
     }
 
     @Override
     public void noWorkFound(IdleState idle, CoreLatch latch) {
-        if (idle.rounds < ROUNDS_UNTIL_SLEEPY) {
+        int untilSleepy = idle.roundsUntilSleepy; // adaptive (A1); rayon's fixed count is the upper bound
+        if (idle.rounds < untilSleepy) {
             Thread.yield();
             idle.rounds++;
-        } else if (idle.rounds == ROUNDS_UNTIL_SLEEPY) {
+        } else if (idle.rounds == untilSleepy) {
             idle.jecSnapshot = announceSleepy();
             idle.rounds++;
             Thread.yield();
-        } else if (idle.rounds < ROUNDS_UNTIL_SLEEPING) {
-            idle.rounds++;
-            Thread.yield();
         } else {
+            // rounds == untilSleepy + 1: one search since announcing; try to sleep
             sleep(idle, latch);
         }
+    }
+
+    /**
+     * A1: the search found work after {@code rounds} failed rounds. If it took at least half the current limit,
+     * spinning paid off: allow more of it next time (up to rayon's count).
+     */
+    private static void adaptRoundsAfterFinding(IdleState idle) {
+        int limit = idle.roundsUntilSleepy;
+        if (idle.rounds > 0 && idle.rounds * 2 >= limit && limit < ROUNDS_UNTIL_SLEEPY) {
+            idle.roundsUntilSleepy = Math.min(ROUNDS_UNTIL_SLEEPY, limit * 2);
+        }
+    }
+
+    /** A1: the worker blocked, so its spinning found nothing: spin half as long next time (down to the minimum). */
+    private static void adaptRoundsAfterBlocking(IdleState idle) {
+        idle.roundsUntilSleepy = Math.max(MIN_ROUNDS_UNTIL_SLEEPY, idle.roundsUntilSleepy >> 1);
     }
 
     /** Gets sleepy: turns the JEC even and remembers it (J1: a later post makes it differ). */
@@ -91,7 +115,7 @@ public final class JecSleep implements SleepProtocol {
                 long word = counters.load();
                 if (JecCounters.jobsEventCounter(word) != idle.jecSnapshot) {
                     // J1: work was posted since we got sleepy (and we did not find it): search once more.
-                    idle.wakePartly(ROUNDS_UNTIL_SLEEPY);
+                    idle.wakePartly(idle.roundsUntilSleepy);
                     latch.wakeUp();
                     return;
                 }
@@ -109,6 +133,7 @@ public final class JecSleep implements SleepProtocol {
             } else {
                 // Blocking releases the lock; a waker must take it to see isBlocked, so it cannot slip in between
                 // our registration above and the wait (J6).
+                adaptRoundsAfterBlocking(idle);
                 state.blockUntilWoken();
             }
         } finally {

@@ -15,10 +15,26 @@
  * See {@link io.spindle.internal.sleep.SleepProtocol}. A worker waits for a latch (its terminate latch at top level,
  * a join's or scope's latch inside a job). It first takes local work without touching shared sleep state; then it
  * calls {@code startLooking} and searches in rounds: own deque, own broadcast queue, the other workers' deques from a
- * random victim, the injector. After a failed search it calls {@code noWorkFound}: rounds 0..31 yield; at round
- * {@code ROUNDS_UNTIL_SLEEPY} (32) it announces itself sleepy; one more round later it tries to sleep. Finding work
- * calls {@code workFound}.
-
+ * random victim, the injector. After a failed search it calls {@code noWorkFound}: the first rounds yield; at the
+ * worker's current limit (rayon's fixed {@code ROUNDS_UNTIL_SLEEPY} = 32 at most, see A1) it announces itself sleepy;
+ * one more round later it tries to sleep. Finding work calls {@code workFound}.
+ *
+ * <h2>Departures from rayon, measured</h2>
+ * Round counts and whom to wake decide only how much CPU idle workers burn and how fast work spreads, never whether a
+ * post is seen: no invariant below depends on them.
+ * <dl>
+ *   <dt>A1 - adaptive spinning.</dt>
+ *   <dd>Each worker keeps its own limit of yielding rounds, starting at 32. Every time it blocks (its spinning found
+ *       nothing) the limit halves, down to {@code MIN_ROUNDS_UNTIL_SLEEPY} (4); every time a search finds work after
+ *       at least half the limit, the limit doubles, back up to 32. Under sparse load a worker that wakes for one job
+ *       goes back to sleep after a few rounds instead of 33; in a busy phase, where searches succeed late, it spins as
+ *       long as rayon does.</dd>
+ *   <dt>A2 - the cascade needs visible work.</dt>
+ *   <dd>Rayon wakes up to two sleepers whenever a worker leaves the idle state. Spindle does so only when the search
+ *       that ended it left more work visible at the same source (the victim's deque, the injector, its own deque);
+ *       leaving because a latch was set, or taking a lone job, wakes nobody. Without it one sparse job woke three
+ *       workers.</dd>
+ * </dl>
  *
  * <h2>The counters</h2>
  * {@link io.spindle.internal.sleep.JecCounters}: one 64-bit word holding sleeping threads (bits 0-15), inactive
@@ -58,7 +74,8 @@
  * {@code newJobs}: turn the JEC odd (J1) and read the word. No sleepers: done. If the queue the job went into was
  * not empty before, the awake workers are not keeping up: wake {@code min(jobs, sleepers)}. Otherwise count on the
  * awake-but-idle workers ({@code inactive - sleeping}) to find the jobs and wake sleepers only for the rest. A worker
- * leaving the idle state wakes up to two sleepers ({@code CASCADE_WAKE_LIMIT}), so that a burst spreads. Injections add J5's fence first. Broadcasts put one job in every worker's private queue and wake every sleeper.
+ * that finds work while more stays visible wakes up to two sleepers ({@code CASCADE_WAKE_LIMIT}, A2), so that a burst
+ * spreads. Injections add J5's fence first. Broadcasts put one job in every worker's private queue and wake every sleeper.
  *
  * <h2>Latches</h2>
  * <dl>

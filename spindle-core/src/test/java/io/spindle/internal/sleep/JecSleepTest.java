@@ -23,10 +23,10 @@ class JecSleepTest {
         return new WorkerLatch(owner, worker);
     }
 
-    /** Runs noWorkFound until the worker is at the sleep step (rounds == ROUNDS_UNTIL_SLEEPING). */
+    /** Runs noWorkFound until the worker is at the sleep step (announced sleepy, searched once more). */
     private static void idleUntilSleepy(JecSleep sleep, IdleState idle, CoreLatch latch) {
         sleep.startLooking(idle);
-        while (idle.rounds < JecSleep.ROUNDS_UNTIL_SLEEPING) {
+        while (idle.rounds <= idle.roundsUntilSleepy) {
             sleep.noWorkFound(idle, latch);
         }
     }
@@ -46,7 +46,7 @@ class JecSleepTest {
         sleep.newInternalJobs(1, 1, true); // J1: JEC turns odd, differs from the snapshot
         sleep.noWorkFound(idle, latch);  // must return without blocking
         assertEquals(0, JecCounters.sleepingThreads(sleep.counters().load()));
-        assertEquals(JecSleep.ROUNDS_UNTIL_SLEEPY, idle.rounds, "searches once more, then gets sleepy again");
+        assertEquals(idle.roundsUntilSleepy, idle.rounds, "searches once more, then gets sleepy again");
         assertEquals(CoreLatch.UNSET, latch.state());
         assertEquals(0, sleep.sleeps(0));
     }
@@ -148,6 +148,85 @@ class JecSleepTest {
         sleep.noWorkFound(idle, latch);
         assertFalse(latch.getSleepy());
         assertEquals(0, sleep.sleeps(0));
+    }
+
+    @Test
+    void spinningHalvesAfterEachWastedSpinDownToTheMinimum() throws Exception {
+        JecSleep sleep = new JecSleep(1);
+        IdleState idle = new IdleState(0, () -> false);
+        assertEquals(JecSleep.ROUNDS_UNTIL_SLEEPY, idle.roundsUntilSleepy, "starts at rayon's count");
+        int expected = JecSleep.ROUNDS_UNTIL_SLEEPY;
+        for (int cycle = 0; cycle < 8; cycle++) {
+            WorkerLatch latch = latchFor(sleep, 0);
+            Thread worker = new Thread(() -> {
+                idleUntilSleepy(sleep, idle, latch);
+                while (!latch.probe()) {
+                    sleep.noWorkFound(idle, latch); // blocks: a wasted spin (A1)
+                }
+                sleep.workFound(idle);
+            });
+            worker.start();
+            awaitSleeping(sleep, 1);
+            latch.set();
+            worker.join();
+            expected = Math.max(JecSleep.MIN_ROUNDS_UNTIL_SLEEPY, expected / 2);
+            assertEquals(expected, idle.roundsUntilSleepy, "after blocking " + (cycle + 1) + " times");
+        }
+    }
+
+    @Test
+    void spinningGrowsBackWhenALateSearchFindsWork() {
+        JecSleep sleep = new JecSleep(1);
+        IdleState idle = new IdleState(0, () -> false);
+        idle.roundsUntilSleepy = JecSleep.MIN_ROUNDS_UNTIL_SLEEPY;
+        WorkerLatch latch = latchFor(sleep, 0);
+        while (idle.roundsUntilSleepy < JecSleep.ROUNDS_UNTIL_SLEEPY) {
+            int before = idle.roundsUntilSleepy;
+            sleep.startLooking(idle);
+            while (idle.rounds < before) { // fail searches up to the limit, then find work
+                sleep.noWorkFound(idle, latch);
+            }
+            sleep.workFound(idle);
+            assertEquals(Math.min(JecSleep.ROUNDS_UNTIL_SLEEPY, before * 2), idle.roundsUntilSleepy);
+        }
+        sleep.startLooking(idle);
+        sleep.noWorkFound(idle, latch);
+        sleep.workFound(idle); // found after one round: no change
+        assertEquals(JecSleep.ROUNDS_UNTIL_SLEEPY, idle.roundsUntilSleepy);
+    }
+
+    @Test
+    void theCascadeWakesUpToTwoSleepersOnlyWhenMoreWorkIsVisible() throws Exception {
+        JecSleep sleep = new JecSleep(4);
+        Thread[] sleepers = new Thread[3];
+        WorkerLatch[] latches = new WorkerLatch[3];
+        for (int i = 0; i < 3; i++) {
+            IdleState idle = new IdleState(i, () -> false);
+            WorkerLatch latch = latches[i] = latchFor(sleep, i);
+            sleepers[i] = new Thread(() -> {
+                idleUntilSleepy(sleep, idle, latch);
+                sleep.noWorkFound(idle, latch); // blocks until woken by anyone
+            });
+            sleepers[i].start();
+        }
+        awaitSleeping(sleep, 3);
+        IdleState finder = new IdleState(3, () -> false);
+        sleep.startLooking(finder);
+        finder.foundWork(false); // e.g. took the injector's only job
+        sleep.workFound(finder);
+        Thread.sleep(50);
+        assertEquals(3, JecCounters.sleepingThreads(sleep.counters().load()), "A2: nothing visible, nobody woken");
+
+        sleep.startLooking(finder);
+        finder.foundWork(true); // the victim's deque still holds work
+        sleep.workFound(finder);
+        assertEquals(1, JecCounters.sleepingThreads(sleep.counters().load()), "cascade: two woken");
+        for (WorkerLatch l : latches) {
+            l.set();
+        }
+        for (Thread t : sleepers) {
+            t.join();
+        }
     }
 
     @Test
