@@ -23,10 +23,32 @@ public final class JecSleep implements SleepProtocol {
     /** How many sleepers a worker that leaves the idle state wakes at most (the cascade). */
     public static final int CASCADE_WAKE_LIMIT = 2;
 
+    /**
+     * How a poster judges whether awake idle workers will take its job (RFC 5's open question, A3 in package-info).
+     * Internal switch for measurement, chosen per JVM by the system property {@code spindle.jec.idleJudgement}
+     * ({@code counters}, the default, or {@code queue}).
+     */
+    public enum IdleJudgement {
+        /** Option B: the precise inactive and sleeping counts ({@code inactive - sleeping} awake idle workers). */
+        COUNTERS,
+        /** Option A: the local-queue heuristic; wake if everyone else sleeps or the queue already held work. */
+        QUEUE
+    }
+
+    /** The JVM-wide default, from {@code -Dspindle.jec.idleJudgement}. */
+    public static final IdleJudgement IDLE_JUDGEMENT = IdleJudgement.valueOf(
+            System.getProperty("spindle.jec.idleJudgement", "counters").trim().toUpperCase(java.util.Locale.ROOT));
+
     private final JecCounters counters = new JecCounters();
     private final WorkerSleepState[] workers;
+    private final IdleJudgement idleJudgement;
 
     public JecSleep(int threads) {
+        this(threads, IDLE_JUDGEMENT);
+    }
+
+    public JecSleep(int threads, IdleJudgement idleJudgement) {
+        this.idleJudgement = idleJudgement;
         if (threads < 1 || threads > JecCounters.THREADS_MAX) {
             throw new IllegalArgumentException("threads must be in 1.." + JecCounters.THREADS_MAX + ", got " + threads);
         }
@@ -148,14 +170,14 @@ public final class JecSleep implements SleepProtocol {
     @Override
     public void newInternalJobs(int pusherIndex, int numJobs, boolean queueWasEmpty) {
         // No fence for internal jobs: if a sleeper misses one, the pushing worker is awake and will run it (J5).
-        newJobs(numJobs, queueWasEmpty);
+        newJobs(numJobs, queueWasEmpty, true);
     }
 
     @Override
     public void newInjectedJobs(int numJobs, boolean queueWasEmpty) {
         // J5: the poster's fence, between publishing the job and reading the sleeping count.
         VarHandle.fullFence();
-        newJobs(numJobs, queueWasEmpty);
+        newJobs(numJobs, queueWasEmpty, false);
     }
 
     @Override
@@ -169,20 +191,28 @@ public final class JecSleep implements SleepProtocol {
         }
     }
 
-    private void newJobs(int numJobs, boolean queueWasEmpty) {
+    /**
+     * @param fromWorker whether the poster is one of the workers (then "everyone else sleeps" means all but one)
+     */
+    private void newJobs(int numJobs, boolean queueWasEmpty, boolean fromWorker) {
         // J1: turn the JEC odd so that a sleepy worker's registration fails and it searches again.
         long word = counters.incrementJecIfSleepy();
         int sleepers = JecCounters.sleepingThreads(word);
         if (sleepers == 0) {
             return;
         }
-        int awakeButIdle = JecCounters.awakeButIdleThreads(word);
         if (!queueWasEmpty) {
             // The queue already held work nobody took: the idle threads are not keeping up, so wake more.
             wakeAnyThreads(Math.min(numJobs, sleepers));
-        } else if (awakeButIdle < numJobs) {
-            // Idle searchers will find up to awakeButIdle jobs on their own; wake sleepers for the rest.
-            wakeAnyThreads(Math.min(numJobs - awakeButIdle, sleepers));
+        } else if (idleJudgement == IdleJudgement.COUNTERS) {
+            // Option B: idle searchers will find up to awakeButIdle jobs on their own; wake sleepers for the rest.
+            int awakeButIdle = JecCounters.awakeButIdleThreads(word);
+            if (awakeButIdle < numJobs) {
+                wakeAnyThreads(Math.min(numJobs - awakeButIdle, sleepers));
+            }
+        } else if (sleepers >= workers.length - (fromWorker ? 1 : 0)) {
+            // Option A: an empty queue suggests idle thieves, unless everyone else is asleep.
+            wakeAnyThreads(Math.min(numJobs, sleepers));
         }
     }
 

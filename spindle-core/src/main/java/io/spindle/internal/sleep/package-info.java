@@ -34,6 +34,12 @@
  *       that ended it left more work visible at the same source (the victim's deque, the injector, its own deque);
  *       leaving because a latch was set, or taking a lone job, wakes nobody. Without it one sparse job woke three
  *       workers.</dd>
+ *   <dt>A3 - RFC 5's open question, as a switch.</dt>
+ *   <dd>When a job lands in a queue that was empty, are there awake idle workers to take it? Option B (the default,
+ *       as in rayon) reads {@code inactive - sleeping} from the counters; Option A, the local-queue heuristic, wakes
+ *       a sleeper only if every other worker sleeps. Both wake {@code min(jobs, sleepers)} when the queue already
+ *       held work. Chosen per JVM with {@code -Dspindle.jec.idleJudgement=counters|queue} so that benchmarks can
+ *       compare them; neither affects J1-J6.</dd>
  * </dl>
  *
  * <h2>The counters</h2>

@@ -230,6 +230,37 @@ class JecSleepTest {
     }
 
     @Test
+    void optionAWakesOnAnEmptyQueueOnlyWhenEveryoneElseSleeps() throws Exception {
+        JecSleep sleep = new JecSleep(3, JecSleep.IdleJudgement.QUEUE);
+        Thread[] sleepers = new Thread[2];
+        WorkerLatch[] latches = new WorkerLatch[2];
+        for (int i = 0; i < 2; i++) {
+            IdleState idle = new IdleState(i, () -> false);
+            WorkerLatch latch = latches[i] = latchFor(sleep, i);
+            sleepers[i] = new Thread(() -> {
+                idleUntilSleepy(sleep, idle, latch);
+                sleep.noWorkFound(idle, latch); // blocks once; a woken sleeper ends, so counts stay put
+            });
+        }
+        sleepers[0].start();
+        awaitSleeping(sleep, 1);
+        sleep.newInternalJobs(2, 1, true); // worker 1 is (for all A knows) awake: no wake-up
+        assertEquals(1, JecCounters.sleepingThreads(sleep.counters().load()));
+        sleepers[1].start();
+        awaitSleeping(sleep, 2);
+        sleep.newInternalJobs(2, 1, true); // every other worker sleeps: wake one
+        assertEquals(1, JecCounters.sleepingThreads(sleep.counters().load()));
+        sleep.newInternalJobs(2, 1, false); // the queue held work: wake one more
+        assertEquals(0, JecCounters.sleepingThreads(sleep.counters().load()));
+        for (WorkerLatch l : latches) {
+            l.set();
+        }
+        for (Thread t : sleepers) {
+            t.join();
+        }
+    }
+
+    @Test
     void interruptsDoNotWakeASleeper() throws Exception {
         JecSleep sleep = new JecSleep(1);
         IdleState idle = new IdleState(0, () -> false);
