@@ -124,8 +124,8 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
 
     private void inject(Job job) {
         boolean queueWasEmpty = injector.isEmpty();
-        injector.add(job); // the queue's own publication: a later poll sees the job fully built
-        injected.increment();
+        injected.increment(); // before the job is visible, so that stats never show a job run but not injected
+        injector.add(job);    // the queue's own publication: a later poll sees the job fully built
         sleep.newInjectedJobs(1, queueWasEmpty); // J5: the poster's fence is inside
     }
 
@@ -244,11 +244,11 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             CountLatch remaining = new CountLatch(latch, n);
             Object[] results = new Object[n];
             Failures failures = new Failures();
+            injected.add(internal ? 0 : n); // before the copies are visible (see inject)
             for (int i = 0; i < n; i++) {
                 workers[i].enqueueBroadcast(
                         new BroadcastJob<>(op, new BroadcastContext(i, n), results, failures, remaining));
             }
-            injected.add(internal ? 0 : n);
             sleep.newBroadcastJobs();
             awaitLatch(caller, latch);
             failures.rethrowIfAny();
