@@ -26,6 +26,11 @@ import java.lang.invoke.VarHandle;
  *       new {@code bottom} also sees the buffer holding its elements, since growth publishes the buffer before the
  *       {@code bottom} store that follows it. An old buffer keeps its elements, so a thief reading it still reads the
  *       right element for any index its CAS can win.</li>
+ *   <li><b>I5 (plain slot writes).</b> Only the owner writes slots, with plain stores: each store that publishes an
+ *       element comes before a release store of {@code bottom} (or of {@code buffer}), which orders it; a store that
+ *       clears a slot needs no ordering, since no thief can win that index any more. Plain stores, because a store
+ *       through an array {@code VarHandle} re-checks the array's runtime component type every time (it showed up in
+ *       the join profile); thieves still read slots with acquire.</li>
  * </ol>
  *
  * @param <T> element type
@@ -80,7 +85,7 @@ public final class ChaseLevDeque<T> {
         if (b - t > a.length - 1) {
             a = grow(a, t, b);
         }
-        SLOT.setOpaque(a, (int) (b & (a.length - 1)), x); // ordered before the bottom store below (I2)
+        a[(int) (b & (a.length - 1))] = x; // plain: the release store of bottom below orders it (I2, I5)
         BOTTOM.setRelease(this, b + 1);                     // release: publishes the element to thieves (I2)
         return b - t <= 0;
     }
@@ -102,7 +107,7 @@ public final class ChaseLevDeque<T> {
             return null;
         }
         int i = (int) (b & (a.length - 1));
-        Object x = SLOT.getOpaque(a, i); // opaque: the owner wrote it (I1)
+        Object x = a[i]; // plain: the owner wrote it (I1)
         if (t == b) {
             // The last element: race the thieves for it (I3).
             boolean won = TOP.compareAndSet(this, t, t + 1); // volatile CAS: the single arbiter of the last element
@@ -111,7 +116,7 @@ public final class ChaseLevDeque<T> {
                 return null;
             }
         }
-        SLOT.setOpaque(a, i, null); // the slot is ours alone now; drop the reference for the garbage collector
+        a[i] = null; // plain (I5): the slot is ours alone now; drop the reference for the garbage collector
         return (T) x;
     }
 
@@ -161,7 +166,7 @@ public final class ChaseLevDeque<T> {
     private void clearStolenSlots(Object[] a, long t) {
         long from = Math.max(clearedBelow, t - a.length);
         for (long k = from; k < t; k++) {
-            SLOT.setOpaque(a, (int) (k & (a.length - 1)), null);
+            a[(int) (k & (a.length - 1))] = null; // plain (I5)
         }
         clearedBelow = t;
     }
@@ -178,7 +183,7 @@ public final class ChaseLevDeque<T> {
         }
         Object[] a = new Object[capacity];
         for (long k = t; k < b; k++) {
-            a[(int) (k & (capacity - 1))] = SLOT.getOpaque(old, (int) (k & (old.length - 1)));
+            a[(int) (k & (capacity - 1))] = old[(int) (k & (old.length - 1))]; // plain: owner-written (I1)
         }
         BUFFER.setRelease(this, a); // release: the copied elements are visible with the array (I4)
         return a;
