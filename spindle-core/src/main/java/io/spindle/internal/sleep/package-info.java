@@ -69,6 +69,9 @@
  *   <dd>The injector: push the job; full fence; read the counters (to wake). The sleeper: register as sleeping; full
  *       fence; read the injector (and its own broadcast queue). Whichever fence comes first in the total order, either
  *       the poster sees the registration (and wakes a sleeper) or the sleeper sees the job (and does not block).
+ *       The poster's fence is needed even without roll-over: a poster that finds the JEC already odd writes nothing
+ *       to the counters, so only the fence orders its job's publication before its read of the sleeping count (spin:
+ *       {@code model/jec.pml}, variant without the poster fence).
  *       Internal pushes need no fence: their poster is an awake worker.</dd>
  *   <dt>J6 - no wake-up between registration and blocking.</dt>
  *   <dd>The sleeper takes its own lock before it registers and holds it until the condition wait releases it; a

@@ -1,0 +1,328 @@
+/*
+ * HINT_PIPE sleep protocol (io.spindle.internal.sleep.HintPipeSleep) as a Promela model for spin.
+ * Seed: emper-pipe-sleep-strategy.md. Invariants H1..H7 and L1: internal/sleep/package-info.java.
+ *
+ * What is modelled: W workers running WorkerThread.waitUntilCold with one atomic search, worker 0 making a join (b on
+ * its deque; the latch's setter wakes only the owner: H5 wake request), an outside thread injecting INJ jobs
+ * (notifyAnywhere, H3 credit), internal pushes (notifyInternal). The sleepers count; the OS pipe as a channel of
+ * PIPE_CAP hints whose write BLOCKS when full (EMPER's blocking write; Spindle's sink is non-blocking and yields, H2,
+ * which would turn the jam below into a livelock instead); the per-worker "read in flight", blocked flag and wake
+ * request. One simplification: any blocked worker may read the pipe (Spindle lets one watcher at a time select on
+ * it and hands the watch over, H6; the model lets the channel pick the reader). Memory is sequentially consistent
+ * (the count is only touched by getAndAdd/CAS; injections are volatile CASes).
+ *
+ * Property (Monitor, at spin's timeout): when everything is blocked, every job ran, the join completed, and no
+ * notifier is stuck writing to the pipe.
+ *
+ * Variants (spin -D...): W=2|3, INJ=1|2|3, PIPE_CAP (default W: the pipe holds one hint per worker, H2), and
+ *   NOTIFIER_NO_DECREMENT=1  EMPER's note: notifiers do NOT take the sleepers they wake off the count; a woken sleeper
+ *                            decrements it itself. Several notifiers then write hints for the same sleepers, the pipe
+ *                            fills up with hints nobody reads and a notifier blocks in write: deadlock (counter-example)
+ *   NO_CREDIT=1              notifyAnywhere does not go below zero (no H3 credit) AND the registration is not followed
+ *                            by a search / final check (H4): the injected job posted just before is slept through
+ */
+
+#ifndef W
+#define W 2
+#endif
+#ifndef INJ
+#define INJ 1
+#endif
+#ifndef PIPE_CAP
+#define PIPE_CAP W
+#endif
+#ifndef NOTIFIER_NO_DECREMENT
+#define NOTIFIER_NO_DECREMENT 0
+#endif
+#ifndef NO_CREDIT
+#define NO_CREDIT 0
+#endif
+
+#define CAP 3
+#define NONE 0
+#define JOB_B 1
+#define JOB_INJ_SPAWN 2
+#define JOB_INJ 3
+#define JOB_CHILD 4
+#define UNSET 0
+#define SLEEPY 1
+#define SLEEPING 2
+#define SET 3
+#define JOIN W
+
+short sleepers;               /* HintPipeSleep.sleepers: negative = credit (H3) */
+chan pipe = [PIPE_CAP] of { byte };   /* the hint pipe: one byte per hint (the code is irrelevant here) */
+bool blocked[W];              /* PipeSleeper.blocked */
+bool wakeReq[W];              /* PipeSleeper.wakeRequested */
+bool inFlight[W];             /* PipeSleeper.readInFlight: counted, or a hint is on its way: owes one read (H2) */
+byte writing;                 /* notifiers currently inside a pipe write */
+hidden byte owing, kk;        /* scratch for the H2 check */
+
+byte injector;
+byte injKind[INJ];
+byte injHead;
+byte injTail;
+byte dq[W * CAP];
+byte dqTop[W];
+byte dqBot[W];
+byte latchSt[W + 1];
+bool joinDone;
+byte executed;
+
+/* writeHints(count): blocking writes (see header) */
+inline writeHints(cnt) {
+  writing++;
+  do
+  :: cnt > 0 ->
+     atomic {
+       pipe!1; cnt--;
+       /* H2: the hints in the pipe never outnumber the workers that owe a read; otherwise hints pile up unread and
+        * a bounded pipe jams (EMPER's deadlock: a notifier blocks in write) */
+       owing = 0; kk = 0;
+       do
+       :: kk < W -> owing = owing + (inFlight[kk] -> 1 : 0); kk++
+       :: else -> break
+       od;
+       assert(len(pipe) <= owing);
+       owing = 0; kk = 0
+     }
+  :: else -> break
+  od;
+  writing--
+}
+
+/* HintPipeSleep.notifyInternal(n = 1): load; if > 0, CAS the sleepers it wakes off the count (H1), write hints */
+inline notifyInternal() {
+#if NOTIFIER_NO_DECREMENT
+  atomic { toWake = (sleepers > 0 -> 1 : 0) };                /* EMPER bug: observe, do not take */
+#else
+  atomic { if :: sleepers > 0 -> sleepers--; toWake = 1 :: else -> toWake = 0 fi }
+#endif
+  writeHints(toWake)
+}
+
+/* HintPipeSleep.notifyAnywhere(n = 1): always takes effect, the count may go to -1 (credit, H3) */
+inline notifyAnywhere() {
+  atomic {
+#if NOTIFIER_NO_DECREMENT
+    toWake = (sleepers > 0 -> 1 : 0)
+#elif NO_CREDIT
+    if :: sleepers > 0 -> sleepers--; toWake = 1 :: else -> toWake = 0 fi
+#else
+    if
+    :: sleepers > -1 -> toWake = (sleepers > 0 -> 1 : 0); sleepers--
+    :: else -> toWake = 0
+    fi
+#endif
+  };
+  writeHints(toWake)
+}
+
+/* HintPipeSleep.wakeWorker: request, then (if blocked) unpark / selector.wakeup (H5) */
+inline wakeWorker(i) { wakeReq[i] = true }
+
+inline setLatch(L, owner) {   /* WorkerLatch.set: SLEEPING before -> notifyWorkerLatchIsSet -> wakeWorker(owner) */
+  atomic { old = latchSt[L]; latchSt[L] = SET };
+  if :: old == SLEEPING -> wakeWorker(owner) :: else -> skip fi;
+  old = 0
+}
+
+inline pushInternal(job) {
+  atomic { dq[me * CAP + dqBot[me] % CAP] = job; dqBot[me]++ };
+  notifyInternal()
+}
+
+inline runJob(job) {
+  executed++;
+  if
+  :: job == JOB_B -> setLatch(JOIN, 0)
+  :: job == JOB_INJ_SPAWN -> pushInternal(JOB_CHILD)
+  :: else -> skip
+  fi
+}
+
+inline popOwn(job) {
+  atomic {
+    if
+    :: dqTop[me] != dqBot[me] -> dqBot[me]--; job = dq[me * CAP + dqBot[me] % CAP]; dq[me * CAP + dqBot[me] % CAP] = NONE
+    :: else -> job = NONE
+    fi
+  }
+}
+
+inline findWork(job) {
+  atomic {
+    popOwn(job);
+    k = 0;
+    do
+    :: job == NONE && k < W ->
+       if
+       :: k != me && dqTop[k] != dqBot[k] -> job = dq[k * CAP + dqTop[k] % CAP]; dq[k * CAP + dqTop[k] % CAP] = NONE;
+                                             dqTop[k]++
+       :: else -> skip
+       fi;
+       k++
+    :: else -> break
+    od;
+    k = 0;
+    if
+    :: job == NONE && injector > 0 -> job = injKind[injHead]; injHead++; injector--
+    :: else -> skip
+    fi
+  }
+}
+
+/* HintPipeSleep.retract: withdraw an untaken registration (count > 0), else a hint is on its way: keep owing it */
+inline retract() {
+  atomic { if :: inFlight[me] && sleepers > 0 -> sleepers--; inFlight[me] = false :: else -> skip fi }
+}
+
+inline workFound() {          /* HintPipeSleep.workFound */
+#if NOTIFIER_NO_DECREMENT
+  atomic { if :: owesDecrement -> sleepers--; owesDecrement = false :: else -> skip fi };  /* "on wake-up" */
+#endif
+  retract();
+  rounds = 0
+}
+
+/* HintPipeSleep.sleep: the latch CASes, blocked, final check, then block on the pipe or a wake request */
+inline sleepStep(L) {
+  wakeReq[me] = false;                                     /* clearWakeRequest (H5) */
+  atomic { if :: latchSt[L] == UNSET -> latchSt[L] = SLEEPY; ok = true :: else -> ok = false fi };
+  if
+  :: ok -> atomic { if :: latchSt[L] == SLEEPY -> latchSt[L] = SLEEPING; ok = true :: else -> ok = false fi }
+  :: else -> skip
+  fi;
+  if
+  :: !ok -> rounds = 0                                     /* latch set: workFound will retract */
+  :: ok ->
+     blocked[me] = true;
+#if !NO_CREDIT
+     if
+     :: injector > 0 -> got = false                        /* H5's final check */
+     :: else ->
+#else
+     if
+     :: true ->
+#endif
+        if                                                 /* block until one of: */
+        :: atomic { inFlight[me] && nempty(pipe) -> pipe?_; got = true }   /* a hint (we owe a read, H2) */
+        :: atomic { wakeReq[me] -> got = false }                        /* a wake request (H5) */
+        fi
+     fi;
+     blocked[me] = false;
+     atomic { if :: latchSt[L] == SLEEPING -> latchSt[L] = UNSET :: else -> skip fi };
+     if
+     :: got -> inFlight[me] = false;
+#if NOTIFIER_NO_DECREMENT
+        owesDecrement = true                               /* EMPER bug: the woken sleeper decrements, later */
+#else
+        skip
+#endif
+     :: else -> retract()
+     fi;
+     rounds = 0; got = false; ok = false
+  fi
+}
+
+inline noWorkFound(L) {
+  if
+  :: rounds == 0 ->                                        /* register (the seed's "atomic increment") */
+     atomic {
+       if
+       :: inFlight[me] -> rounds = 1                           /* still owed: H2 */
+#if NO_CREDIT
+       :: else -> sleepers++; inFlight[me] = true; rounds = 1  /* BROKEN: sleeps right away (below), no search (H4) */
+#else
+       :: else ->
+          if
+          :: sleepers < 0 -> sleepers++                    /* a credit (H3): do not sleep, search again */
+          :: else -> sleepers++; inFlight[me] = true; rounds = 1
+          fi
+#endif
+       fi
+     };
+#if NO_CREDIT
+     if :: rounds == 1 -> sleepStep(L) :: else -> skip fi
+#else
+     skip
+#endif
+  :: rounds >= 1 -> sleepStep(L)
+  fi
+}
+
+inline waitUntil(L) {
+  leave = false;
+  do
+  :: leave -> break
+  :: !leave && latchSt[L] == SET -> break
+  :: !leave && latchSt[L] != SET ->
+     popOwn(job);
+     if
+     :: job != NONE -> runJob(job)
+     :: else ->
+        rounds = 0;
+        do
+        :: latchSt[L] == SET -> workFound(); leave = true; break
+        :: else ->
+           findWork(job);
+           if
+           :: job != NONE -> workFound(); runJob(job); break
+           :: else -> noWorkFound(L)
+           fi
+        od
+     fi
+  od
+}
+
+proctype Worker(byte me) {
+  byte job, rounds, k, old, toWake;
+  bool ok, got, leave, owesDecrement;
+  if
+  :: me == 0 ->
+     pushInternal(JOB_B);
+     popOwn(job);
+     if
+     :: job == JOB_B -> executed++; latchSt[JOIN] = SET
+     :: else -> waitUntil(JOIN)
+     fi;
+     joinDone = true
+  :: else -> skip
+  fi;
+  waitUntil(me)
+}
+
+proctype Injector() {
+  byte i, toWake;
+  do
+  :: i < INJ ->
+     atomic { injKind[injTail] = (i == 0 -> JOB_INJ_SPAWN : JOB_INJ); injTail++; injector++ };
+     notifyAnywhere();                                     /* newInjectedJobs */
+     i++
+  :: else -> break
+  od
+}
+
+active proctype Monitor() {
+  byte k;
+  timeout ->
+  assert(writing == 0);                                    /* no notifier stuck on a full pipe */
+  assert(injector == 0);
+  do
+  :: k < W -> assert(dqTop[k] == dqBot[k]); k++
+  :: else -> break
+  od;
+  assert(joinDone);
+  assert(executed == INJ + 2)
+}
+
+init {
+  byte i;
+  atomic {
+    do
+    :: i < W -> run Worker(i); i++
+    :: else -> break
+    od;
+    run Injector()
+  }
+}

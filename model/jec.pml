@@ -1,0 +1,455 @@
+/*
+ * JOBS_EVENT_COUNTER sleep protocol (io.spindle.internal.sleep.JecSleep) as a Promela model for spin.
+ * Seeds: rayon-sleep-module.md (protocol, "Proof sketch"), rayon-rfc5-sleep.md appendix A (core latch).
+ * Invariant names (J1..J6, L1) are those of spindle-core/.../internal/sleep/package-info.java.
+ *
+ * What is modelled
+ *   - W workers (2 or 3) running WorkerThread.waitUntilCold (spindle-core/src/main/java/io/spindle/internal/registry/
+ *     WorkerThread.java) with JecSleep's steps (.../internal/sleep/JecSleep.java), and a search over real-shaped queues:
+ *     one deque per worker (owner pops the bottom, thieves steal the top), the injector, no broadcasts.
+ *   - Worker 0 starts with a join (Join.join): it pushes b (an internal push), runs a (nothing), then takes b back if
+ *     nobody stole it, else waits on the join's WorkerLatch (4-state core latch, L1) running the worker loop.
+ *   - The first injected job spawns a child onto the deque of the worker running it (a second internal push).
+ *   - An outside thread injects INJ jobs (Registry.inject -> JecSleep.newInjectedJobs).
+ *   - The counters word: jec (JEC_BITS wide: 2 gives roll-over after 4 increments, J4), inactive, sleeping.
+ *   - Memory: sequentially consistent, except the injector's push of a job, which is a release store that may sit in
+ *     its store buffer (TSO) until flushed: by the poster's fence, by its next locked instruction (CAS), or at any
+ *     moment by the hardware (process Drain). This is the proof sketch's "PushJob: atomic write to J with release
+ *     semantics" (the real Registry appends with a CAS, which is stronger). Workers' stores are not buffered: their
+ *     registration is a CAS (a locked instruction), so the sleeper's fence is implied on TSO.
+ *
+ * Property (checked by the Monitor with spin's timeout): whenever the whole system is blocked, no job is left in any
+ * queue, the join has completed, and its owner is not blocked on a SET latch. A lost wake-up (a job posted while
+ * every worker sleeps forever, or a latch owner never woken) is such a blocked state.
+ *
+ *   - WEAK_SEARCH=1 (default): a search's read of the injector may miss a job (an acquire read that no SC fence of the
+ *     searcher orders after the poster's fence: the C++ model rayon's proof sketch is written for, and the fake
+ *     release/acquire injector of the jcstress tests). Only the final check, after the sleeper's SleepFence, is
+ *     guaranteed to see a job whose PushFence came first. WEAK_SEARCH=0: searches are sequentially consistent, as
+ *     Spindle's real injector (a ConcurrentLinkedQueue of volatile accesses) makes them.
+ *
+ * Variants (spin -D...):
+ *   W=2|3 (workers), INJ=1|2 (injected jobs), JEC_BITS (default 2: 4 values, roll-over within reach)
+ *   FINAL_CHECK=0        remove the sleeper's final injector check (J5)        -> counter-example
+ *   SLEEP_ORDER_BROKEN=1 sleeper checks the injector, THEN registers (J5 order) -> counter-example
+ *   POSTER_FENCE=0       remove newInjectedJobs' fence (J5)                     -> counter-example (TSO store buffer)
+ *   USER_BLOCK=1         worker 0 blocks in user code after its join (no further searches) -> must still verify
+ * Findings: the counter-examples without the final check / with the order broken need no JEC roll-over (they also
+ * appear with JEC_BITS=7): the post found the JEC odd and changed nothing. With WEAK_SEARCH=0 the final check is
+ * redundant (verified even with a 2-bit JEC): every JEC step after a post that could bring the JEC back to a sleeper's
+ * snapshot is an announcement, whose worker searches afterwards and finds the job.
+ */
+
+#ifndef W
+#define W 2
+#endif
+#ifndef INJ
+#define INJ 2
+#endif
+#ifndef JEC_BITS
+#define JEC_BITS 2
+#endif
+#ifndef FINAL_CHECK
+#define FINAL_CHECK 1
+#endif
+#ifndef SLEEP_ORDER_BROKEN
+#define SLEEP_ORDER_BROKEN 0
+#endif
+#ifndef POSTER_FENCE
+#define POSTER_FENCE 1
+#endif
+#ifndef USER_BLOCK
+#define USER_BLOCK 0
+#endif
+#ifndef WEAK_SEARCH
+#define WEAK_SEARCH 1
+#endif
+
+#define JEC_MOD (1 << JEC_BITS)
+#define NO_SNAPSHOT 255
+#define CAP 3                 /* deque capacity: b, the child, and one spare */
+
+/* job ids */
+#define NONE 0
+#define JOB_B 1               /* the join's second half */
+#define JOB_INJ_SPAWN 2       /* the first injected job: spawns a child */
+#define JOB_INJ 3             /* other injected jobs */
+#define JOB_CHILD 4           /* the spawned child */
+
+/* CoreLatch states (CoreLatch.UNSET/SLEEPY/SLEEPING/SET) */
+#define UNSET 0
+#define SLEEPY 1
+#define SLEEPING 2
+#define SET 3
+#define JOIN W                /* latch index of the join latch; latches 0..W-1 are the workers' terminate latches */
+#define FREE 255
+
+/* --- JecCounters: one word (JecCounters.word) --- */
+byte jec;                     /* bits 63..32 */
+byte inactive;                /* bits 31..16 */
+byte sleeping;                /* bits 15..0 */
+
+/* --- queues --- */
+byte injector;                /* jobs in Registry.injector (committed) */
+byte injKind[INJ];            /* which jobs, FIFO by injHead */
+byte injHead;                 /* next to poll */
+byte injTail;                 /* next to add */
+bool injBuffered;             /* the poster's push is still in its store buffer (TSO) */
+byte dq[W * CAP];             /* ChaseLevDeque per worker: slots */
+byte dqTop[W];
+byte dqBot[W];
+
+/* --- WorkerSleepState per worker, CoreLatch per latch --- */
+byte lockOwner[W];            /* WorkerSleepState.lock */
+bool isBlocked[W];            /* WorkerSleepState.isBlocked */
+byte latchSt[W + 1];
+
+bool joinDone;
+bool userBlocked;
+byte executed;
+
+inline flushPosterStore() {   /* the store buffer drains: the job becomes visible */
+  atomic {
+    if
+    :: injBuffered -> injector++; injTail++; injBuffered = false
+    :: else -> skip
+    fi
+  }
+}
+
+/* WorkerSleepState.lock.lock()/unlock() */
+inline lock(i) { atomic { lockOwner[i] == FREE -> lockOwner[i] = me } }
+inline unlock(i) { lockOwner[i] = FREE }
+
+/* JecSleep.wakeSpecificThread(index): lock, if isBlocked clear it and signal, and (J2) the waker decrements
+ * sleeping, under the lock; unlock. */
+inline wakeSpecificThread(i, woke) {
+  atomic {                  /* lock (wait until free), test-and-clear, unlock: nothing else can act in between */
+    lockOwner[i] == FREE;
+    if
+    :: isBlocked[i] -> isBlocked[i] = false; sleeping--; woke = true
+    :: else -> woke = false
+    fi
+  }
+}
+
+/* JecSleep.wakeAnyThreads(numToWake): workers 0..W-1 in order until numToWake were woken */
+inline wakeAnyThreads(n) {
+  k = 0;
+  do
+  :: n > 0 && k < W -> wakeSpecificThread(k, woke); if :: woke -> n-- :: else -> skip fi; k++
+  :: else -> break
+  od;
+  atomic { k = 0; n = 0; woke = false }
+}
+
+/* JecSleep.newJobs(numJobs = 1, queueWasEmpty) for an internal push (newInternalJobs): J1 "turn the JEC odd"
+ * (incrementJecIfSleepy: a CAS if even, else only the load), then the wake decision on the word it returned. The
+ * injector's copy of this step is in proctype Injector (its CAS also drains its store buffer). */
+inline newJobs(wasEmpty) {
+  atomic {
+    if
+    :: jec % 2 == 0 -> jec = (jec + 1) % JEC_MOD                   /* even (sleepy): CAS to odd */
+    :: else -> skip                                                /* odd: load only */
+    fi;
+    ws = sleeping; wi = inactive
+  }
+  if
+  :: ws == 0 -> skip
+  :: else ->
+     awake = (wi > ws -> wi - ws : 0);                              /* awakeButIdleThreads */
+     if
+     :: !wasEmpty -> n = 1; wakeAnyThreads(n)                       /* min(numJobs, sleepers) = 1 */
+     :: wasEmpty && awake < 1 -> n = 1; wakeAnyThreads(n)          /* min(numJobs - awakeButIdle, sleepers) = 1 */
+     :: else -> skip
+     fi
+  fi;
+  atomic { ws = 0; wi = 0; awake = 0; wasEmpty = false }
+}
+
+/* CoreLatch.set (WorkerLatch.set): swap SET; SLEEPING before -> LatchOwner.wakeLatchOwner -> JecSleep.
+ * notifyWorkerLatchIsSet(owner) -> wakeSpecificThread(owner) (L1: only the owner) */
+inline setLatch(L, owner) {
+  atomic { old = latchSt[L]; latchSt[L] = SET }
+  if
+  :: old == SLEEPING -> wakeSpecificThread(owner, woke)
+  :: else -> skip
+  fi;
+  atomic { old = 0; woke = false }
+}
+
+/* WorkerThread.push(job) = deque.push + JecSleep.newInternalJobs(me, 1, queueWasEmpty): no fence (J5) */
+inline pushInternal(job) {
+  atomic { wasEmpty = (dqTop[me] == dqBot[me]); dq[me * CAP + dqBot[me] % CAP] = job; dqBot[me]++ }
+  newJobs(wasEmpty)
+}
+
+/* Running a job (WorkerThread.execute). b sets the join latch (JoinJob -> latch.set); the first injected job spawns
+ * a child (Registry.spawn from a worker -> push). */
+inline runJob(job) {
+  executed++;
+  if
+  :: job == JOB_B -> setLatch(JOIN, 0)
+  :: job == JOB_INJ_SPAWN -> pushInternal(JOB_CHILD)
+  :: else -> skip
+  fi
+}
+
+/* WorkerThread.takeLocalJob: ChaseLevDeque.pop (linearizable: checked by jcstress and Lincheck) */
+inline popOwn(job) {
+  atomic {
+    if
+    :: dqTop[me] != dqBot[me] -> dqBot[me]--; job = dq[me * CAP + dqBot[me] % CAP]; dq[me * CAP + dqBot[me] % CAP] = NONE
+    :: else -> job = NONE
+    fi
+  }
+}
+
+/* WorkerThread.findWork: own deque, steal from the others, then Registry.pollInjected. One atomic step: the protocol's
+ * argument is only that a search starting after a post sees it (SleepProtocol's premise); a job posted during a real,
+ * non-atomic search is either seen or posted after the step modelled here, which the protocol must handle anyway. */
+inline findWork(job) {
+  atomic {
+    more = false;
+    if
+    :: dqTop[me] != dqBot[me] -> dqBot[me]--; job = dq[me * CAP + dqBot[me] % CAP]; dq[me * CAP + dqBot[me] % CAP] = NONE;
+                                 more = (dqTop[me] != dqBot[me])          /* idle.foundWork(more visible) */
+    :: else -> job = NONE
+    fi;
+    k = 0;
+    do
+    :: job == NONE && k < W ->
+       if
+       :: k != me && dqTop[k] != dqBot[k] -> job = dq[k * CAP + dqTop[k] % CAP]; dq[k * CAP + dqTop[k] % CAP] = NONE;
+                                             dqTop[k]++; more = (dqTop[k] != dqBot[k])   /* WorkerThread.stealFrom */
+       :: else -> skip
+       fi;
+       k++
+    :: else -> break
+    od;
+    k = 0;
+    if
+    :: job == NONE && injector > 0 -> job = injKind[injHead]; injHead++; injector--;
+                                      more = (injector > 0)                 /* pollInjectedNoting */
+#if WEAK_SEARCH
+    :: job == NONE && injector > 0 -> skip      /* WEAK_SEARCH: this acquire read misses the job (see header) */
+#endif
+    :: else -> skip
+    fi
+  }
+}
+
+/* JecSleep.sleep(idle, latch): called from noWorkFound at round ROUNDS_UNTIL_SLEEPING */
+inline sleepStep(L) {
+  /* L1: latch.getSleepy(): CAS UNSET -> SLEEPY */
+  atomic { if :: latchSt[L] == UNSET -> latchSt[L] = SLEEPY; ok = true :: else -> ok = false fi };
+  if
+  :: !ok -> skip                                           /* set: the caller's probe sees it */
+  :: ok ->
+     lock(me);                                             /* state.lock.lock() (J6) */
+     /* latch.fallAsleep(): CAS SLEEPY -> SLEEPING */
+     atomic { if :: latchSt[L] == SLEEPY -> latchSt[L] = SLEEPING; ok = true :: else -> ok = false fi };
+     if
+     :: !ok -> unlock(me); rounds = 0                      /* set meanwhile: idle.wakeFully(); return */
+     :: ok ->
+        gaveUp = false;
+#if SLEEP_ORDER_BROKEN
+        /* BROKEN ORDER: the injector is checked BEFORE the registration and its fence, so this read is no better
+         * than a search's (WEAK_SEARCH: it may miss the job) */
+        if
+        :: injector > 0 -> gaveUp = true
+#if WEAK_SEARCH
+        :: injector > 0 -> skip
+#endif
+        :: else -> skip
+        fi;
+#endif
+        do                                                 /* J1: the registration loop */
+        :: gaveUp -> break
+        :: !gaveUp ->
+           atomic { wj = jec; wi = inactive; ws = sleeping };   /* long word = counters.load() */
+           if
+           :: wj != snap -> gaveUp = true                  /* JEC changed: wakePartly (below) */
+           :: else ->
+              atomic {                                     /* counters.tryAddSleepingThread(word): one CAS (J1) */
+                if
+                :: jec == wj && inactive == wi && sleeping == ws -> sleeping++; ok = true
+                :: else -> ok = false
+                fi
+              };
+              if :: ok -> break :: else -> skip fi
+           fi
+        od;
+        atomic { wj = 0; wi = 0; ws = 0; ok = false };
+        if
+        :: gaveUp ->                                       /* idle.wakePartly; latch.wakeUp(); unlock (finally) */
+           atomic { if :: latchSt[L] == SLEEPING -> latchSt[L] = UNSET :: else -> skip fi };
+           unlock(me); rounds = 0; snap = NO_SNAPSHOT
+        :: else ->
+           /* VarHandle.fullFence() (J5 SleepFence): on this TSO model the sleeper has nothing buffered, its CAS
+            * above was a locked instruction */
+#if FINAL_CHECK && !SLEEP_ORDER_BROKEN
+           if
+           :: injector > 0 -> sleeping--; unlock(me)       /* J5 final check saw a job: J2's exception, undo */
+           :: else ->
+#else
+           if
+           :: true ->                                      /* (variant: no final check here) */
+#endif
+              /* WorkerSleepState.blockUntilWoken: isBlocked = true; the await releases the lock atomically (J6) */
+              atomic { isBlocked[me] = true; lockOwner[me] = FREE };
+              !isBlocked[me];                              /* until a waker clears it (and decremented sleeping) */
+              lock(me); unlock(me)                         /* await re-takes the lock; finally unlocks */
+           fi;
+           rounds = 0;                                     /* idle.wakeFully() */
+           atomic { if :: latchSt[L] == SLEEPING -> latchSt[L] = UNSET :: else -> skip fi }  /* latch.wakeUp() */
+        fi
+     fi
+  fi
+}
+
+/* JecSleep.noWorkFound: the yield rounds are abstracted away (they only delay); round SLEEPY announces, the next
+ * round sleeps (ROUNDS_UNTIL_SLEEPING = ROUNDS_UNTIL_SLEEPY + 1, one more search in between) */
+inline noWorkFound(L) {
+  if
+  :: rounds == 0 ->                                        /* announceSleepy: incrementJecIfActive, remember it */
+     atomic { if :: jec % 2 == 1 -> jec = (jec + 1) % JEC_MOD :: else -> skip fi; snap = jec };
+     rounds = 1
+  :: else -> sleepStep(L)
+  fi
+}
+
+/* WorkerThread.waitUntilCold(latch) */
+inline waitUntil(L) {
+  leave = false;
+  do
+  :: leave -> break
+  :: !leave && latchSt[L] == SET -> break
+  :: !leave && latchSt[L] != SET ->
+     popOwn(job);                                          /* local work first: takeLocalJob */
+     if
+     :: job != NONE -> runJob(job)
+     :: else ->
+        atomic { inactive++; rounds = 0; snap = NO_SNAPSHOT };  /* JecSleep.startLooking */
+        do
+        :: latchSt[L] == SET ->                            /* leaving idle: workFound; no cascade (A2: nothing found) */
+           atomic { inactive--; more = false }; leave = true; break
+        :: else ->
+           findWork(job);
+           if
+           :: job != NONE ->                               /* JecSleep.workFound: cascade (A2: only if more work
+                                                              stayed visible where the job came from), execute */
+              atomic { n = (more -> (sleeping < 2 -> sleeping : 2) : 0); inactive--; more = false };
+              wakeAnyThreads(n);
+              runJob(job); break
+           :: else -> noWorkFound(L)
+           fi
+        od
+     fi
+  od
+}
+
+proctype Worker(byte me) {
+  byte job, rounds, snap, wj, wi, ws, awake, n, k, old;
+  bool ok, woke, wasEmpty, gaveUp, leave, more;
+  if
+  :: me == 0 ->
+     /* Join.join(a, b) on worker 0: push b, run a, take b back or wait for its latch */
+     pushInternal(JOB_B);
+     popOwn(job);
+     if
+     :: job == JOB_B -> executed++; latchSt[JOIN] = SET    /* b taken back and run inline */
+     :: else -> waitUntil(JOIN)
+     fi;
+     joinDone = true;
+#if USER_BLOCK
+     /* USER_BLOCK: the job that made the join now blocks its worker outside Spindle (I/O, a lock, a user latch):
+      * worker 0 never searches again. Legal for a job, and no job of this pool may then stay unrun. */
+     userBlocked = true;
+     false
+#endif
+  :: else -> skip
+  fi;
+  waitUntil(me)                                            /* run(): waitUntil(terminateLatch), never set here */
+}
+
+/* Registry.inject(job): queueWasEmpty, injector.add (a release store: buffered), then newInjectedJobs:
+ * fence (J5 PushFence), newJobs. */
+proctype Injector() {
+  byte i, ws, wi, awake, n, k, me;
+  bool woke, wasEmpty;
+  me = W;                                                  /* only used as lock owner id */
+  i = 0;
+  do
+  :: i < INJ ->
+     atomic {
+       wasEmpty = (injector == 0 && !injBuffered);
+       injKind[injTail] = (i == 0 -> JOB_INJ_SPAWN : JOB_INJ);
+       injBuffered = true                                  /* PushJob: in the store buffer */
+     };
+#if POSTER_FENCE
+     flushPosterStore();                                   /* VarHandle.fullFence(): drains the store buffer */
+#endif
+     /* newJobs: as the inline, but its CAS drains our store buffer */
+     atomic {
+       if
+       :: jec % 2 == 0 -> if :: injBuffered -> injector++; injTail++; injBuffered = false :: else -> skip fi;
+                          jec = (jec + 1) % JEC_MOD
+       :: else -> skip
+       fi;
+       ws = sleeping; wi = inactive
+     };
+     if
+     :: ws == 0 -> skip
+     :: else ->
+        awake = (wi > ws -> wi - ws : 0);
+        if
+        :: !wasEmpty -> n = 1; wakeAnyThreads(n)
+        :: wasEmpty && awake < 1 -> n = 1; wakeAnyThreads(n)
+        :: else -> skip
+        fi
+     fi;
+     flushPosterStore();                                   /* at the latest before the next push (one buffer slot) */
+     i++
+  :: else -> break
+  od
+}
+
+/* the hardware drains the poster's store buffer at any moment */
+active proctype Drain() {
+end: do
+     :: injBuffered -> flushPosterStore()
+     od
+}
+
+/* timeout: nothing else can move. Then every job must have run and no latch owner may be stuck. */
+active proctype Monitor() {
+  byte k;
+  timeout ->
+  assert(injector == 0 && !injBuffered);
+  k = 0;
+  do
+  :: k < W -> assert(dqTop[k] == dqBot[k]); k++
+  :: else -> break
+  od;
+  assert(joinDone);
+  assert(executed == INJ + 2)                              /* b, the injected jobs, the child */
+}
+
+init {
+  byte i;
+  atomic {
+    i = 0;
+    do
+    :: i < W -> lockOwner[i] = FREE; i++
+    :: else -> break
+    od;
+    jec = 1;                                               /* any start value; odd: "active" */
+    i = 0;
+    do
+    :: i < W -> run Worker(i); i++
+    :: else -> break
+    od;
+    run Injector()
+  }
+}
