@@ -33,10 +33,6 @@ public final class Failures {
         }
     }
 
-    public boolean isEmpty() {
-        return first == null;
-    }
-
     /**
      * @return the first failure with the others added as suppressed, or null if none. Call once, after every part
      *         ended (a happens-before edge from each part, e.g. a latch, makes their failures visible).

@@ -240,10 +240,6 @@ public final class WorkerThread extends Thread {
         return (int) RUNNING_DEPTH.getOpaque(this) > 0;
     }
 
-    int queuedEstimate() {
-        return deque.sizeEstimate() + broadcasts.size();
-    }
-
     void setTerminateLatch() {
         terminateLatch.set();
     }
