@@ -1,7 +1,9 @@
 package io.spindle;
 
+import io.spindle.internal.join.Join;
 import io.spindle.internal.registry.WorkerThread;
 
+import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -23,38 +25,101 @@ import java.util.function.Supplier;
 public final class Spindle {
     private Spindle() {}
 
-    /** {@link ThreadPool#join(Supplier, Supplier)} on the current pool. */
+    /**
+     * Runs {@code a} and {@code b}, potentially in parallel, on the current pool and returns both results: on a worker,
+     * {@code b} may be stolen while {@code a} runs inline. Failures are rethrown as
+     * {@link ThreadPool#join(Supplier, Supplier)} says.
+     *
+     * @param a   the first closure
+     * @param b   the second closure
+     * @param <A> the first result type
+     * @param <B> the second result type
+     * @return both results
+     * @throws NullPointerException if {@code a} or {@code b} is null
+     */
     public static <A, B> Pair<A, B> join(Supplier<A> a, Supplier<B> b) {
-        return current().join(a, b);
+        WorkerThread w = WorkerThread.current();
+        if (w != null) { // the hot path: straight to the worker's join, one thread lookup per join
+            Objects.requireNonNull(a, "a");
+            Objects.requireNonNull(b, "b");
+            return Join.join(w, a, b);
+        }
+        return ThreadPool.global().join(a, b);
     }
 
-    /** {@link ThreadPool#join(Runnable, Runnable)} on the current pool. */
+    /**
+     * Runs {@code a} and {@code b}, potentially in parallel, on the current pool; see
+     * {@link ThreadPool#join(Runnable, Runnable)}.
+     *
+     * <pre>{@code
+     * Spindle.join(() -> sort(left), () -> sort(right));
+     * }</pre>
+     *
+     * @param a the first closure
+     * @param b the second closure
+     * @throws NullPointerException if {@code a} or {@code b} is null
+     */
     public static void join(Runnable a, Runnable b) {
-        current().join(a, b);
+        WorkerThread w = WorkerThread.current();
+        if (w != null) {
+            Objects.requireNonNull(a, "a");
+            Objects.requireNonNull(b, "b");
+            Join.join(w, a, b);
+        } else {
+            ThreadPool.global().join(a, b);
+        }
     }
 
-    /** {@link ThreadPool#scope(Function)} on the current pool. */
+    /**
+     * Opens a {@link Scope} on the current pool, runs {@code body} in it and returns once {@code body} and every task
+     * spawned into the scope ended; see {@link ThreadPool#scope(Function)}.
+     *
+     * @param body the body
+     * @param <T>  its result type
+     * @return what {@code body} returned
+     * @throws NullPointerException if {@code body} is null
+     */
     public static <T> T scope(Function<Scope, T> body) {
         return current().scope(body);
     }
 
-    /** {@link ThreadPool#scope(Consumer)} on the current pool. */
+    /**
+     * Opens a {@link Scope} on the current pool and returns once {@code body} and every task spawned into the scope
+     * ended; see {@link ThreadPool#scope(Consumer)}.
+     *
+     * @param body the body
+     * @throws NullPointerException if {@code body} is null
+     */
     public static void scope(Consumer<Scope> body) {
         current().scope(body);
     }
 
-    /** {@link ThreadPool#spawn(Runnable)} on the current pool. */
+    /**
+     * Runs {@code task} asynchronously on the current pool (fire and forget); see {@link ThreadPool#spawn(Runnable)}.
+     * Use a {@link #scope(Consumer) scope} to wait for spawned tasks.
+     *
+     * @param task the task
+     * @throws NullPointerException if {@code task} is null
+     */
     public static void spawn(Runnable task) {
         current().spawn(task);
     }
 
-    /** @return the calling worker's index in its pool, or empty when the caller is not a Spindle worker */
+    /**
+     * Returns the index of the calling thread in its Spindle pool.
+     *
+     * @return the calling worker's index in its pool, or empty when the caller is not a Spindle worker
+     */
     public static OptionalInt currentThreadIndex() {
         WorkerThread w = WorkerThread.current();
         return w == null ? OptionalInt.empty() : OptionalInt.of(w.index());
     }
 
-    /** @return the size of the calling worker's pool, or of the global pool when the caller is not a worker */
+    /**
+     * Returns the number of workers of the current pool: how many ways work can split usefully from here.
+     *
+     * @return the size of the calling worker's pool, or of the global pool when the caller is not a worker
+     */
     public static int currentThreadCount() {
         return current().threadCount();
     }

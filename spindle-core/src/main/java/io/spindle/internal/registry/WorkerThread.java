@@ -2,6 +2,7 @@ package io.spindle.internal.registry;
 
 import io.spindle.internal.deque.ChaseLevDeque;
 import io.spindle.internal.job.Job;
+import io.spindle.internal.join.JoinFrames;
 import io.spindle.internal.latch.CoreLatch;
 import io.spindle.internal.latch.WorkerLatch;
 import io.spindle.internal.sleep.IdleState;
@@ -39,6 +40,7 @@ public final class WorkerThread extends Thread {
     private final SleepProtocol sleep;
     private final IdleState idle;
     private final WorkerLatch terminateLatch;
+    private final JoinFrames joinFrames = new JoinFrames(this); // reusable join jobs, owner only
     private long rng;                // victim selection, owner only
     private long jobsExecuted;       // owner writes (opaque), stats() reads
     private long steals;             // likewise
@@ -66,6 +68,11 @@ public final class WorkerThread extends Thread {
 
     public Registry registry() {
         return registry;
+    }
+
+    /** The reusable join jobs of this worker; only the worker itself may use them. */
+    public JoinFrames joinFrames() {
+        return joinFrames;
     }
 
     @Override

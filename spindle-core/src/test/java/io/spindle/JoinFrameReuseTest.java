@@ -1,0 +1,138 @@
+package io.spindle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.ref.WeakReference;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * A join's second half travels in a job frame that the worker reuses for the next join at the same depth
+ * ({@code internal.join.Join}, "Frames"). These tests pin what reuse must never do: leak one join's result or failure
+ * into the next, pin a result in memory after its join returned, or reuse a frame whose job may still run.
+ */
+@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class JoinFrameReuseTest {
+
+    @ParameterizedTest
+    @MethodSource("io.spindle.TestPools#configs")
+    void secondJoinAtSameDepthDoesNotSeeFirstJoinsResultOrFailure(TestPools.Config c) {
+        try (ThreadPool pool = c.build()) {
+            pool.install(() -> {
+                for (int i = 0; i < 1_000; i++) {
+                    Pair<Integer, String> first = Spindle.join(() -> 1, () -> "first");
+                    assertEquals("first", first.second());
+                    Pair<Integer, String> second = Spindle.join(() -> 2, () -> null);
+                    assertNull(second.second(), "a null result must not be replaced by the frame's previous one");
+                    IllegalStateException boom = new IllegalStateException("b failed");
+                    assertSame(boom, assertThrows(IllegalStateException.class,
+                            () -> Spindle.join(() -> 3, () -> {
+                                throw boom;
+                            })));
+                    Pair<Integer, Integer> after = Spindle.join(() -> 4, () -> 5);
+                    assertEquals(new Pair<>(4, 5), after, "a failure must not outlive its join");
+                    AtomicInteger ran = new AtomicInteger();
+                    Spindle.join(ran::incrementAndGet, ran::incrementAndGet); // the Runnable form shares the frames
+                    assertEquals(2, ran.get());
+                    assertEquals(new Pair<>(6, "x"), Spindle.join(() -> 6, () -> "x"));
+                }
+                return null;
+            });
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.spindle.TestPools#configs")
+    void stolenHalvesAtReusedFramesEachRunOnceWithTheirOwnResult(TestPools.Config c) {
+        try (ThreadPool pool = c.build()) {
+            for (int round = 0; round < 20; round++) {
+                AtomicLong visits = new AtomicLong();
+                // Every node joins; with several workers many second halves are stolen, and their frames are reused
+                // by the next join at the same depth as soon as the owner saw the latch set.
+                long sum = pool.install(() -> JoinTest.treeSum(1, 14, visits));
+                long n = (1L << 14) - 1;
+                assertEquals(n * (n + 1) / 2, sum, "round " + round);
+                assertEquals(n, visits.get(), "round " + round);
+            }
+        }
+    }
+
+    @Test
+    void resultOfAJoinIsNotKeptAliveByTheReusableFrame() throws InterruptedException {
+        try (ThreadPool pool = ThreadPool.builder().threads(1).build()) {
+            WeakReference<Object> ref = pool.install(() -> {
+                Pair<Object, Object> r = Spindle.join(() -> null, () -> new byte[1 << 20]);
+                return new WeakReference<>(r.second());
+            });
+            for (int i = 0; i < 100 && ref.get() != null; i++) {
+                System.gc();
+                Thread.sleep(10);
+            }
+            assertNull(ref.get(), "the worker's join frame still references the second half's result");
+        }
+    }
+
+    @Test
+    void closureOfAJoinIsNotKeptAliveByTheReusableFrame() throws InterruptedException {
+        try (ThreadPool pool = ThreadPool.builder().threads(1).build()) {
+            WeakReference<Object> ref = pool.install(() -> {
+                Object captured = new byte[1 << 20];
+                Runnable b = () -> {
+                    if (captured.hashCode() == 42) { // never true in practice; keeps the capture
+                        System.out.print("");
+                    }
+                };
+                Spindle.join(() -> { }, b);
+                return new WeakReference<>(captured);
+            });
+            for (int i = 0; i < 100 && ref.get() != null; i++) {
+                System.gc();
+                Thread.sleep(10);
+            }
+            assertNull(ref.get(), "the worker's join frame still references the second half's closure");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.spindle.TestPools#configs")
+    void joinsStayCorrectAfterAStackOverflowUnwoundThroughOpenJoins(TestPools.Config c) {
+        try (ThreadPool pool = ThreadPool.builder().threads(c.threads()).sleepStrategy(c.strategy())
+                .stackSize(256 * 1024).build()) {
+            // Unbounded recursion through joins: some join is left with its second half still queued when the
+            // overflow unwinds it; that frame must be abandoned, not reused while its job may still run.
+            Throwable t = assertThrows(Throwable.class, () -> pool.install(() -> deep(0)));
+            assertTrue(t instanceof StackOverflowError || t.getCause() instanceof StackOverflowError
+                    || hasStackOverflow(t), () -> "unexpected failure " + t);
+            for (int round = 0; round < 5; round++) {
+                AtomicLong visits = new AtomicLong();
+                long sum = pool.install(() -> JoinTest.treeSum(1, 12, visits));
+                long n = (1L << 12) - 1;
+                assertEquals(n * (n + 1) / 2, sum);
+                assertEquals(n, visits.get());
+            }
+        }
+    }
+
+    private static boolean hasStackOverflow(Throwable t) {
+        for (Throwable s : t.getSuppressed()) {
+            if (s instanceof StackOverflowError) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int deep(int d) {
+        Pair<Integer, Integer> r = Spindle.join(() -> deep(d + 1), () -> d);
+        return r.first() + r.second();
+    }
+}
