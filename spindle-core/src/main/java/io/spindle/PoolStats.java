@@ -1,15 +1,87 @@
 package io.spindle;
 
+import java.util.List;
+import java.util.Objects;
+
 /**
- * A snapshot of a pool's counters, summed over its workers. Counters are read without stopping the pool, so a
- * snapshot taken while work runs is approximate; one taken while the pool is idle is exact.
+ * A snapshot of a pool's counters: totals, what is queued right now, and the same per worker. Counters are read
+ * without stopping the pool, so a snapshot taken while work runs is approximate; one taken while the pool is idle is
+ * exact. The totals are exactly the sums of the {@link #workers() per-worker} figures of the same snapshot.
  *
- * @param jobsExecuted jobs the pool's workers took from a queue and ran: stolen join halves, spawned tasks,
- *                     installs, broadcast copies, scope tasks (a join half taken back by its owner runs inline
- *                     and is not counted)
- * @param steals       jobs a worker took from another worker's deque
- * @param injected     jobs submitted from threads outside the pool
- * @param sleeps       times a worker blocked because it found no work
- * @param wakeups      times a blocked worker was woken by another thread
+ * <pre>{@code
+ * PoolStats s = pool.stats();
+ * System.out.println(s);                 // totals on the first line, then one line per worker
+ * long busiest = s.workers().stream().mapToLong(WorkerStats::jobsExecuted).max().orElse(0);
+ * }</pre>
+ *
+ * @param jobsExecuted   jobs the pool's workers took from a queue and ran: stolen join halves, spawned tasks,
+ *                       installs, broadcast copies, scope tasks (a join half taken back by its owner runs inline
+ *                       and is not counted)
+ * @param steals         jobs a worker took from another worker's deque
+ * @param injected       jobs submitted from threads outside the pool
+ * @param sleeps         times a worker blocked because it found no work
+ * @param wakeups        times a blocked worker was woken by another thread
+ * @param injectorQueued jobs submitted from outside that no worker has taken yet (the global injector's length)
+ * @param workers        one entry per worker, element {@code i} for worker {@code i}; unmodifiable
  */
-public record PoolStats(long jobsExecuted, long steals, long injected, long sleeps, long wakeups) {}
+public record PoolStats(long jobsExecuted, long steals, long injected, long sleeps, long wakeups,
+                        long injectorQueued, List<WorkerStats> workers) {
+
+    /**
+     * Checks the arguments and keeps an unmodifiable copy of {@code workers}.
+     *
+     * @param jobsExecuted   jobs run from a queue, summed over the workers
+     * @param steals         jobs taken from another worker's deque, summed over the workers
+     * @param injected       jobs submitted from outside the pool
+     * @param sleeps         times a worker blocked, summed over the workers
+     * @param wakeups        times a blocked worker was woken, summed over the workers
+     * @param injectorQueued jobs waiting in the injector
+     * @param workers        the per-worker figures, element {@code i} for worker {@code i}
+     * @throws NullPointerException if {@code workers} or one of its elements is null
+     */
+    public PoolStats {
+        workers = List.copyOf(Objects.requireNonNull(workers, "workers"));
+    }
+
+    /**
+     * Returns the jobs waiting to run right now: in the injector, in the workers' deques and in their broadcast
+     * queues. Approximate while the pool runs (each queue is measured at a slightly different moment), exact when it
+     * is idle; jobs being run are not counted.
+     *
+     * @return {@link #injectorQueued()} plus every worker's {@link WorkerStats#queued()}
+     */
+    public long queued() {
+        long n = injectorQueued;
+        for (WorkerStats w : workers) {
+            n += w.queued();
+        }
+        return n;
+    }
+
+    /**
+     * Returns the totals on the first line, then one line per worker, for example:
+     * <pre>
+     * PoolStats[jobsExecuted=1201, steals=598, injected=3, sleeps=14, wakeups=12, queued=0, injectorQueued=0]
+     *   worker 0: jobsExecuted=604, steals=297, sleeps=7, wakeups=6, queued=0
+     *   worker 1: jobsExecuted=597, steals=301, sleeps=7, wakeups=6, queued=0
+     * </pre>
+     *
+     * @return a readable multi-line summary
+     */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder(64 + 72 * workers.size());
+        sb.append("PoolStats[jobsExecuted=").append(jobsExecuted)
+                .append(", steals=").append(steals)
+                .append(", injected=").append(injected)
+                .append(", sleeps=").append(sleeps)
+                .append(", wakeups=").append(wakeups)
+                .append(", queued=").append(queued())
+                .append(", injectorQueued=").append(injectorQueued)
+                .append(']');
+        for (WorkerStats w : workers) {
+            sb.append("\n  ").append(w);
+        }
+        return sb.toString();
+    }
+}

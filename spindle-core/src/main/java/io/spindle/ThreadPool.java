@@ -1,5 +1,6 @@
 package io.spindle;
 
+import io.spindle.internal.executor.PoolCompletableFuture;
 import io.spindle.internal.registry.PoolConfig;
 import io.spindle.internal.registry.Registry;
 
@@ -8,6 +9,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -92,12 +94,20 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         return pool != null ? pool : GlobalHolder.create();
     }
 
-    /** @return the number of worker threads */
+    /**
+     * Returns the number of worker threads, fixed when the pool was built.
+     *
+     * @return the number of worker threads
+     */
     public int threadCount() {
         return registry.threadCount();
     }
 
-    /** @return the sleep protocol this pool's idle workers follow */
+    /**
+     * Returns the sleep protocol chosen with {@link Builder#sleepStrategy(SleepStrategy)}.
+     *
+     * @return the sleep protocol this pool's idle workers follow
+     */
     public SleepStrategy sleepStrategy() {
         return registry.sleepStrategy();
     }
@@ -212,9 +222,59 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         return registry.broadcast(op);
     }
 
-    /** @return a snapshot of the pool's counters */
+    /**
+     * Returns the pool's counters summed over its workers; see {@link PoolStats} for how exact they are.
+     *
+     * @return a snapshot of the pool's counters
+     */
     public PoolStats stats() {
         return registry.stats();
+    }
+
+    /**
+     * Runs {@code supplier} on this pool and returns a future of its result, like
+     * {@code CompletableFuture.supplyAsync(supplier, pool)} but with two differences: dependent stages added with
+     * the {@code *Async} methods and no executor run on this pool (not on {@code ForkJoinPool.commonPool()}), and
+     * {@code join()} or {@code get()} called on a worker of a Spindle pool runs that pool's jobs while it waits
+     * instead of blocking the worker (so a task may wait for a future of its own pool, even on one thread).
+     *
+     * <pre>{@code
+     * CompletableFuture<Long> f = pool.supplyAsync(() -> fib(30))
+     *         .thenApplyAsync(n -> n * 2);          // also on pool
+     * }</pre>
+     *
+     * <p>A failure of {@code supplier} completes the future exceptionally ({@code join()} throws it wrapped in a
+     * {@link java.util.concurrent.CompletionException}, {@code get()} in an {@link ExecutionException}). Cancelling
+     * the future completes it at once with a {@link java.util.concurrent.CancellationException}; if the task had not
+     * started, it then does nothing when a worker reaches it (it keeps its place in the queue until then); if it was
+     * running, it is not interrupted and its result is dropped.
+     *
+     * @param supplier the computation
+     * @param <T>      its result type
+     * @return a future completed with what {@code supplier} returns or throws
+     * @throws NullPointerException       if {@code supplier} is null
+     * @throws RejectedExecutionException if called from outside after {@link #shutdown()}; as with
+     *                                    {@code CompletableFuture.supplyAsync}, no future is returned
+     */
+    public <T> CompletableFuture<T> supplyAsync(Supplier<T> supplier) {
+        Objects.requireNonNull(supplier, "supplier");
+        return new PoolCompletableFuture<T>(this).completeAsync(supplier, this);
+    }
+
+    /**
+     * Runs {@code task} on this pool and returns a future completed when it ends; see {@link #supplyAsync(Supplier)}.
+     *
+     * @param task the task
+     * @return a future completed with null when {@code task} returns, or exceptionally with what it throws
+     * @throws NullPointerException       if {@code task} is null
+     * @throws RejectedExecutionException if called from outside after {@link #shutdown()}
+     */
+    public CompletableFuture<Void> runAsync(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        return new PoolCompletableFuture<Void>(this).completeAsync(() -> {
+            task.run();
+            return null;
+        }, this);
     }
 
     // ----------------------------------------------------------------------------------------------------------------
@@ -375,6 +435,15 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
 
     /**
      * Configures and builds a {@link ThreadPool}. Every setter checks its argument at once.
+     *
+     * <pre>{@code
+     * ThreadPool pool = ThreadPool.builder()
+     *         .threads(4)
+     *         .threadName(i -> "render-" + i)
+     *         .sleepStrategy(SleepStrategy.HINT_PIPE)
+     *         .uncaughtExceptionHandler((t, e) -> System.err.println(t.getName() + ": spawned task failed: " + e))
+     *         .build();
+     * }</pre>
      */
     public static final class Builder {
         private int threads = Runtime.getRuntime().availableProcessors();
@@ -389,6 +458,8 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         private Builder() {}
 
         /**
+         * Sets the number of workers.
+         *
          * @param n the number of workers, {@code 1..MAX_THREADS}; default {@code availableProcessors()}
          * @return this builder
          * @throws IllegalArgumentException if {@code n} is out of range
@@ -403,6 +474,8 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         }
 
         /**
+         * Sets how workers are named, which is what thread dumps and profilers show.
+         *
          * @param name maps a worker's index (0-based) to its thread name; default {@code "spindle-worker-" + index}
          * @return this builder
          * @throws NullPointerException if {@code name} is null
@@ -413,6 +486,8 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         }
 
         /**
+         * Sets whether workers are daemon threads, which do not keep the JVM alive.
+         *
          * @param on whether workers are daemon threads; default {@code true}
          * @return this builder
          */
@@ -422,6 +497,8 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         }
 
         /**
+         * Sets the stack size requested for each worker, for deeply recursive work; the JVM may round or ignore it.
+         *
          * @param bytes the workers' requested stack size, or 0 for the platform default (the default)
          * @return this builder
          * @throws IllegalArgumentException if {@code bytes} is negative
@@ -436,6 +513,8 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         }
 
         /**
+         * Sets how idle workers sleep and how new work wakes them.
+         *
          * @param s the sleep protocol; default {@link SleepStrategy#JOBS_EVENT_COUNTER}
          * @return this builder
          * @throws NullPointerException if {@code s} is null
@@ -446,6 +525,8 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         }
 
         /**
+         * Sets where failures of fire-and-forget tasks go, since no caller is waiting to receive them.
+         *
          * @param h receives failures of {@code spawn} and {@code execute} tasks, with the worker thread that ran them;
          *          default: the worker thread's own uncaught-exception handler (normally the JVM default handler)
          * @return this builder
@@ -457,6 +538,8 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         }
 
         /**
+         * Sets a hook run once by each worker as it starts, for per-thread set-up such as thread-local state.
+         *
          * @param hook runs on each worker, with its index, before it takes any work
          * @return this builder
          * @throws NullPointerException if {@code hook} is null
@@ -467,6 +550,8 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         }
 
         /**
+         * Sets a hook run once by each worker as it ends, for per-thread clean-up.
+         *
          * @param hook runs on each worker, with its index, after it took its last work and before the pool terminates
          * @return this builder
          * @throws NullPointerException if {@code hook} is null

@@ -1,13 +1,16 @@
 package io.spindle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -175,5 +178,99 @@ class StatsTest {
                 throw new AssertionError(e);
             }
         }
+    }
+
+    // --- per-worker figures, queued work, toString ------------------------------------------------------------------
+
+    @ParameterizedTest
+    @MethodSource("io.spindle.TestPools#configs")
+    void perWorkerFiguresComeInIndexOrderAndSumToTheTotals(TestPools.Config c) {
+        try (ThreadPool pool = c.build()) {
+            pool.install(() -> JoinTest.fib(16));
+            pool.broadcast(ctx -> null);
+            PoolStats s = pool.stats();
+            assertEquals(c.threads(), s.workers().size(), String.valueOf(s));
+            long executed = 0;
+            long steals = 0;
+            long sleeps = 0;
+            long wakeups = 0;
+            for (int i = 0; i < c.threads(); i++) {
+                WorkerStats w = s.workers().get(i);
+                assertEquals(i, w.index(), String.valueOf(s));
+                executed += w.jobsExecuted();
+                steals += w.steals();
+                sleeps += w.sleeps();
+                wakeups += w.wakeups();
+            }
+            assertEquals(s.jobsExecuted(), executed, String.valueOf(s));
+            assertEquals(s.steals(), steals, String.valueOf(s));
+            assertEquals(s.sleeps(), sleeps, String.valueOf(s));
+            assertEquals(s.wakeups(), wakeups, String.valueOf(s));
+            for (WorkerStats w : s.workers()) {
+                assertTrue(w.jobsExecuted() >= 1, "every worker ran its broadcast copy: " + s);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.spindle.TestPools#configs")
+    void queuedCountsJobsWaitingBehindBusyWorkers(TestPools.Config c) {
+        try (ThreadPool pool = c.build()) {
+            assertEquals(0, pool.stats().queued(), String.valueOf(pool.stats()));
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch busy = new CountDownLatch(c.threads());
+            for (int i = 0; i < c.threads(); i++) {
+                pool.spawn(() -> {
+                    busy.countDown();
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+            }
+            await(busy); // every worker runs a blocked task: nobody takes from the injector now
+            int waiting = 5;
+            CountDownLatch ran = new CountDownLatch(waiting);
+            for (int i = 0; i < waiting; i++) {
+                pool.spawn(ran::countDown);
+            }
+            PoolStats s = pool.stats();
+            assertEquals(waiting, s.injectorQueued(), String.valueOf(s));
+            assertEquals(waiting, s.queued(), String.valueOf(s));
+            release.countDown();
+            await(ran);
+            pollUntil(pool, x -> x.queued() == 0, "the queue drained");
+        }
+    }
+
+    @Test
+    void toStringShowsTheTotalsThenOneLinePerWorker() {
+        try (ThreadPool pool = ThreadPool.builder().threads(3).build()) {
+            pool.broadcast(ctx -> null);
+            PoolStats s = pollUntil(pool, x -> x.jobsExecuted() >= 3, "the broadcast copies run");
+            List<String> lines = s.toString().lines().toList();
+            assertEquals(4, lines.size(), s.toString());
+            assertTrue(lines.get(0).startsWith("PoolStats[jobsExecuted=" + s.jobsExecuted() + ", steals="),
+                    lines.get(0));
+            assertTrue(lines.get(0).contains(", queued=" + s.queued() + ", injectorQueued=" + s.injectorQueued()),
+                    lines.get(0));
+            for (int i = 0; i < 3; i++) {
+                WorkerStats w = s.workers().get(i);
+                assertEquals("  worker " + i + ": jobsExecuted=" + w.jobsExecuted() + ", steals=" + w.steals()
+                        + ", sleeps=" + w.sleeps() + ", wakeups=" + w.wakeups() + ", queued=" + w.queued(),
+                        lines.get(i + 1));
+            }
+        }
+    }
+
+    @Test
+    void workersListIsAnUnmodifiableCopy() {
+        List<WorkerStats> list = new java.util.ArrayList<>(List.of(new WorkerStats(0, 1, 0, 0, 0, 0)));
+        PoolStats s = new PoolStats(1, 0, 0, 0, 0, 0, list);
+        list.clear();
+        assertEquals(1, s.workers().size(), "a copy, not a view");
+        assertThrows(UnsupportedOperationException.class, () -> s.workers().clear());
+        assertThrows(NullPointerException.class, () -> new PoolStats(0, 0, 0, 0, 0, 0, null));
     }
 }

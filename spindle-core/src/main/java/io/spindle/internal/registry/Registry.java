@@ -5,6 +5,8 @@ import io.spindle.Pair;
 import io.spindle.PoolStats;
 import io.spindle.Scope;
 import io.spindle.SleepStrategy;
+import io.spindle.WorkerStats;
+import io.spindle.internal.event.PoolEvents;
 import io.spindle.internal.executor.Invoke;
 import io.spindle.internal.executor.PoolFuture;
 import io.spindle.internal.job.BroadcastJob;
@@ -36,6 +38,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -54,6 +57,11 @@ import java.util.function.Supplier;
  * pool until shutdown ({@link Termination}); when it reaches zero every worker's terminate latch is set.
  */
 public final class Registry implements LatchOwner, SpawnJob.Sink {
+    /** Numbers pools in creation order, for their names. */
+    private static final AtomicInteger POOL_NUMBERS = new AtomicInteger();
+
+    private final String name;
+    private final PoolEvents events;
     private final PoolConfig config;
     private final Object publicPool;
     private final SleepProtocol sleep;
@@ -70,7 +78,10 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     public Registry(PoolConfig config, Object publicPool) {
         this.config = config;
         this.publicPool = publicPool;
-        this.sleep = SleepProtocols.create(config.sleepStrategy(), config.threads());
+        // incrementAndGet: atomic so that names are unique; no ordering needed, nothing else is published with it.
+        this.name = "spindle-" + POOL_NUMBERS.incrementAndGet();
+        this.events = new PoolEvents(name, config.sleepStrategy().name(), this::workerIndexOf);
+        this.sleep = SleepProtocols.create(config.sleepStrategy(), config.threads(), events);
         this.workers = new WorkerThread[config.threads()];
         for (int i = 0; i < workers.length; i++) {
             String name = config.threadName().apply(i);
@@ -106,6 +117,21 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         return sleep;
     }
 
+    PoolEvents events() {
+        return events;
+    }
+
+    /** The pool's name in JFR events and {@code toString}: {@code spindle-<n>}, n counting pools in creation order. */
+    public String name() {
+        return name;
+    }
+
+    /** @return {@code t}'s index if it is one of this pool's workers, else {@link PoolEvents#NOT_A_WORKER} */
+    private int workerIndexOf(Thread t) {
+        return t instanceof WorkerThread && ((WorkerThread) t).registry() == this ? ((WorkerThread) t).index()
+                : PoolEvents.NOT_A_WORKER;
+    }
+
     WorkerThread[] workers() {
         return workers;
     }
@@ -127,6 +153,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         injected.increment(); // before the job is visible, so that stats never show a job run but not injected
         injector.add(job);    // the queue's own publication: a later poll sees the job fully built
         sleep.newInjectedJobs(1, queueWasEmpty); // J5: the poster's fence is inside
+        events.injected(job instanceof SpawnJob ? "spawn" : "install", 1); // JFR, once the sleep protocol was told
     }
 
     Job pollInjected() {
@@ -250,6 +277,9 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                         new BroadcastJob<>(op, new BroadcastContext(i, n), results, failures, remaining));
             }
             sleep.newBroadcastJobs();
+            if (!internal) {
+                events.injected("broadcast", n); // JFR
+            }
             awaitLatch(caller, latch);
             failures.rethrowIfAny();
             @SuppressWarnings("unchecked")
@@ -407,18 +437,24 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         long steals = 0;
         long sleeps = 0;
         long wakeups = 0;
+        List<WorkerStats> perWorker = new ArrayList<>(workers.length);
         for (WorkerThread w : workers) {
-            executed += w.jobsExecuted();
-            steals += w.steals();
-            sleeps += sleep.sleeps(w.index());
-            wakeups += sleep.wakeups(w.index());
+            // Each counter read once, so that the totals are exactly the sums of the per-worker figures.
+            WorkerStats ws = new WorkerStats(w.index(), w.jobsExecuted(), w.steals(), sleep.sleeps(w.index()),
+                    sleep.wakeups(w.index()), w.queuedEstimate());
+            perWorker.add(ws);
+            executed += ws.jobsExecuted();
+            steals += ws.steals();
+            sleeps += ws.sleeps();
+            wakeups += ws.wakeups();
         }
-        return new PoolStats(executed, steals, injected.sum(), sleeps, wakeups);
+        // injector.size() walks the queue: O(queued), weakly consistent; fine for a statistics call.
+        return new PoolStats(executed, steals, injected.sum(), sleeps, wakeups, injector.size(), perWorker);
     }
 
     @Override
     public String toString() {
-        return "threads=" + workers.length + ", strategy=" + config.sleepStrategy() + ", "
+        return "name=" + name + ", threads=" + workers.length + ", strategy=" + config.sleepStrategy() + ", "
                 + (isTerminated() ? "terminated" : isShutdown() ? "shutting down" : "running")
                 + ", outstanding=" + termination.outstanding() + ", injectorEmpty=" + injector.isEmpty()
                 + ", sleep=" + sleep;

@@ -1,6 +1,7 @@
 package io.spindle.internal.registry;
 
 import io.spindle.internal.deque.ChaseLevDeque;
+import io.spindle.internal.event.PoolEvents;
 import io.spindle.internal.job.Job;
 import io.spindle.internal.join.JoinFrames;
 import io.spindle.internal.latch.CoreLatch;
@@ -44,6 +45,8 @@ public final class WorkerThread extends Thread {
     private long rng;                // victim selection, owner only
     private long jobsExecuted;       // owner writes (opaque), stats() reads
     private long steals;             // likewise
+    private long stealsAtBatchStart; // owner only: steals when the current StealBatch began (JFR)
+    private long batchVictims;       // owner only: bit (index % 64) per victim of the current StealBatch (JFR)
     private int runningDepth;        // jobs on this worker's stack; owner writes (opaque), shutdownNow reads
 
     WorkerThread(Registry registry, int index, String name, long stackSize) {
@@ -81,6 +84,7 @@ public final class WorkerThread extends Thread {
         try {
             waitUntil(terminateLatch);
         } finally {
+            endStealBatchIfAny(); // leaving through the latch skips the idle loop's last failed search
             registry.runExitHook(this);
             registry.workerExited();
         }
@@ -127,9 +131,11 @@ public final class WorkerThread extends Thread {
                 job = findWork();
                 if (job != null) {
                     sleep.workFound(idle);
+                    endStealBatchIfFull();
                     execute(job);
                     continue outer; // the job may have pushed local work
                 }
+                endStealBatchIfAny(); // the run of finds, and of steals, ended
                 sleep.noWorkFound(idle, latch);
             }
             // Leaving the idle state: whatever waited for the latch is "work found".
@@ -177,6 +183,7 @@ public final class WorkerThread extends Thread {
         Job job = victim.deque.steal();
         if (job != null) {
             STEALS.setOpaque(this, steals + 1); // opaque: single writer, read only for statistics
+            batchVictims |= 1L << victim.index; // plain, owner only: the shift takes the index modulo 64
             idle.foundWork(!victim.deque.isEmpty());
         }
         return job;
@@ -241,6 +248,31 @@ public final class WorkerThread extends Thread {
 
     long steals() {
         return (long) STEALS.getOpaque(this);
+    }
+
+    /** A racy snapshot of the jobs waiting in this worker's deque and broadcast queue, for statistics. */
+    int queuedEstimate() {
+        return deque.sizeEstimate() + broadcasts.size();
+    }
+
+    // --- steal batches (JFR): the steal itself only counts; the batch is summed up here, off the steal path ----------
+
+    private void endStealBatchIfAny() {
+        if (steals != stealsAtBatchStart) {
+            endStealBatch(false);
+        }
+    }
+
+    private void endStealBatchIfFull() {
+        if (steals - stealsAtBatchStart >= PoolEvents.STEAL_BATCH_LIMIT) {
+            endStealBatch(true);
+        }
+    }
+
+    private void endStealBatch(boolean limitReached) {
+        registry.events().stealBatch(index, steals - stealsAtBatchStart, batchVictims, limitReached);
+        stealsAtBatchStart = steals;
+        batchVictims = 0L;
     }
 
     boolean isRunningJob() {

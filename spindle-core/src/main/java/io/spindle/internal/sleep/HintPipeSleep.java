@@ -1,5 +1,7 @@
 package io.spindle.internal.sleep;
 
+import io.spindle.internal.event.PoolEvents;
+import io.spindle.internal.event.WakeReason;
 import io.spindle.internal.latch.CoreLatch;
 
 import java.io.Closeable;
@@ -86,8 +88,14 @@ public final class HintPipeSleep implements SleepProtocol {
     private long hintsWritten; // written under writeLock (opaque), read by tests
     private long hintsRead;    // written by the watcher (opaque), read by tests
     private boolean closed;    // guarded by writeLock
+    private final PoolEvents events;
 
     public HintPipeSleep(int threads) {
+        this(threads, PoolEvents.NONE);
+    }
+
+    public HintPipeSleep(int threads, PoolEvents events) {
+        this.events = events;
         if (threads < 1 || threads > JecCounters.THREADS_MAX) {
             throw new IllegalArgumentException("threads must be in 1.." + JecCounters.THREADS_MAX + ", got " + threads);
         }
@@ -193,6 +201,8 @@ public final class HintPipeSleep implements SleepProtocol {
     private void sleep(IdleState idle, CoreLatch latch) {
         int me = idle.workerIndex();
         PipeSleeper state = workers[me];
+        Object sleepEvent = events.sleepBegin(me); // JFR (null unless recording), before H5's sequence
+        long sleepsBefore = state.counts.sleeps(); // the blocking loop counts a sleep exactly when it parks or selects
         // H5: forget wake requests about earlier sleeps before checking any reason to wake (latch, own queue).
         state.clearWakeRequest();
         state.publishThread(Thread.currentThread());
@@ -220,7 +230,21 @@ public final class HintPipeSleep implements SleepProtocol {
         } else {
             retract(state);
         }
+        if (state.counts.sleeps() != sleepsBefore) {
+            reportWake(sleepEvent, me, code, state);
+        }
         idle.wakeFully();
+    }
+
+    /** JFR: we blocked and woke. Who and why: the hint we read (H2), else our wake request (H5). */
+    private void reportWake(Object sleepEvent, int me, int code, PipeSleeper state) {
+        if (code == INJECTOR_CODE) {
+            events.sleepEnded(sleepEvent, me, WakeReason.HINT_PIPE_INJECTOR, PoolEvents.NOT_A_WORKER);
+        } else if (code != NO_CODE) {
+            events.sleepEnded(sleepEvent, me, WakeReason.HINT_PIPE_DEQUE, code); // the hint names the pusher
+        } else {
+            events.sleepEnded(sleepEvent, me, state.wakeReason, state.wakeRequester);
+        }
     }
 
     /** @return the hint read, or NO_CODE if woken by a wake request */
@@ -413,8 +437,10 @@ public final class HintPipeSleep implements SleepProtocol {
     }
 
     /** H5: a wake-up for one specific worker, not through the pipe. */
-    private void wakeWorker(int index) {
+    private void wakeWorker(int index, WakeReason why) {
         PipeSleeper target = workers[index];
+        target.wakeReason = why; // plain, for the owner's WorkerWoken event: published by requestWake's volatile store
+        target.wakeRequester = Thread.currentThread();
         target.requestWake(); // volatile store before the loads below (H5)
         if (target.isBlocked()) { // volatile: not blocked yet means it will see the request before it blocks
             Thread t = target.thread();
@@ -446,14 +472,14 @@ public final class HintPipeSleep implements SleepProtocol {
         // in its search or in its final check, which follows its store of blocked.
         for (int i = 0; i < workers.length; i++) {
             if (workers[i].isBlocked()) {
-                wakeWorker(i);
+                wakeWorker(i, WakeReason.BROADCAST);
             }
         }
     }
 
     @Override
     public void notifyWorkerLatchIsSet(int workerIndex) {
-        wakeWorker(workerIndex); // L1, H5: only the latch's owner
+        wakeWorker(workerIndex, WakeReason.LATCH_SET); // L1, H5: only the latch's owner
     }
 
     @Override

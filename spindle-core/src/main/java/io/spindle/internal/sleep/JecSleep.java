@@ -1,5 +1,7 @@
 package io.spindle.internal.sleep;
 
+import io.spindle.internal.event.PoolEvents;
+import io.spindle.internal.event.WakeReason;
 import io.spindle.internal.latch.CoreLatch;
 
 import java.lang.invoke.VarHandle;
@@ -42,13 +44,19 @@ public final class JecSleep implements SleepProtocol {
     private final JecCounters counters = new JecCounters();
     private final WorkerSleepState[] workers;
     private final IdleJudgement idleJudgement;
+    private final PoolEvents events;
 
     public JecSleep(int threads) {
         this(threads, IDLE_JUDGEMENT);
     }
 
     public JecSleep(int threads, IdleJudgement idleJudgement) {
+        this(threads, idleJudgement, PoolEvents.NONE);
+    }
+
+    public JecSleep(int threads, IdleJudgement idleJudgement, PoolEvents events) {
         this.idleJudgement = idleJudgement;
+        this.events = events;
         if (threads < 1 || threads > JecCounters.THREADS_MAX) {
             throw new IllegalArgumentException("threads must be in 1.." + JecCounters.THREADS_MAX + ", got " + threads);
         }
@@ -80,7 +88,7 @@ public final class JecSleep implements SleepProtocol {
         // rule already covers every post.
         int sleepers = counters.subInactiveThread();
         if (idle.moreWorkVisible) {
-            wakeAnyThreads(Math.min(sleepers, CASCADE_WAKE_LIMIT));
+            wakeAnyThreads(Math.min(sleepers, CASCADE_WAKE_LIMIT), WakeReason.CASCADE);
         }
     }
 
@@ -127,6 +135,8 @@ public final class JecSleep implements SleepProtocol {
             return; // the latch is set: the caller's probe will see it
         }
         WorkerSleepState state = workers[idle.workerIndex()];
+        Object sleepEvent = events.sleepBegin(idle.workerIndex()); // JFR (null unless recording), before J5 and J6
+        boolean blocked = false;
         state.lock.lock();
         try {
             if (!latch.fallAsleep()) {
@@ -157,9 +167,14 @@ public final class JecSleep implements SleepProtocol {
                 // our registration above and the wait (J6).
                 adaptRoundsAfterBlocking(idle);
                 state.blockUntilWoken();
+                blocked = true;
             }
         } finally {
             state.lock.unlock();
+        }
+        if (blocked) {
+            // Read after unlocking: a waker writes these only while isBlocked, which only we set, under the lock.
+            events.sleepEnded(sleepEvent, idle.workerIndex(), state.wokenFor, state.wokenBy);
         }
         idle.wakeFully();
         latch.wakeUp();
@@ -170,14 +185,14 @@ public final class JecSleep implements SleepProtocol {
     @Override
     public void newInternalJobs(int pusherIndex, int numJobs, boolean queueWasEmpty) {
         // No fence for internal jobs: if a sleeper misses one, the pushing worker is awake and will run it (J5).
-        newJobs(numJobs, queueWasEmpty, true);
+        newJobs(numJobs, queueWasEmpty, true, WakeReason.NEW_INTERNAL_JOB);
     }
 
     @Override
     public void newInjectedJobs(int numJobs, boolean queueWasEmpty) {
         // J5: the poster's fence, between publishing the job and reading the sleeping count.
         VarHandle.fullFence();
-        newJobs(numJobs, queueWasEmpty, false);
+        newJobs(numJobs, queueWasEmpty, false, WakeReason.NEW_INJECTED_JOB);
     }
 
     @Override
@@ -187,14 +202,15 @@ public final class JecSleep implements SleepProtocol {
         VarHandle.fullFence();
         counters.incrementJecIfSleepy();
         for (int i = 0; i < workers.length; i++) {
-            wakeSpecificThread(i);
+            wakeSpecificThread(i, WakeReason.BROADCAST);
         }
     }
 
     /**
      * @param fromWorker whether the poster is one of the workers (then "everyone else sleeps" means all but one)
+     * @param why        what the woken workers' WorkerWoken events report
      */
-    private void newJobs(int numJobs, boolean queueWasEmpty, boolean fromWorker) {
+    private void newJobs(int numJobs, boolean queueWasEmpty, boolean fromWorker, WakeReason why) {
         // J1: turn the JEC odd so that a sleepy worker's registration fails and it searches again.
         long word = counters.incrementJecIfSleepy();
         int sleepers = JecCounters.sleepingThreads(word);
@@ -203,22 +219,22 @@ public final class JecSleep implements SleepProtocol {
         }
         if (!queueWasEmpty) {
             // The queue already held work nobody took: the idle threads are not keeping up, so wake more.
-            wakeAnyThreads(Math.min(numJobs, sleepers));
+            wakeAnyThreads(Math.min(numJobs, sleepers), why);
         } else if (idleJudgement == IdleJudgement.COUNTERS) {
             // Option B: idle searchers will find up to awakeButIdle jobs on their own; wake sleepers for the rest.
             int awakeButIdle = JecCounters.awakeButIdleThreads(word);
             if (awakeButIdle < numJobs) {
-                wakeAnyThreads(Math.min(numJobs - awakeButIdle, sleepers));
+                wakeAnyThreads(Math.min(numJobs - awakeButIdle, sleepers), why);
             }
         } else if (sleepers >= workers.length - (fromWorker ? 1 : 0)) {
             // Option A: an empty queue suggests idle thieves, unless everyone else is asleep.
-            wakeAnyThreads(Math.min(numJobs, sleepers));
+            wakeAnyThreads(Math.min(numJobs, sleepers), why);
         }
     }
 
     @Override
     public void notifyWorkerLatchIsSet(int workerIndex) {
-        wakeSpecificThread(workerIndex); // L1: only the latch's owner
+        wakeSpecificThread(workerIndex, WakeReason.LATCH_SET); // L1: only the latch's owner
     }
 
     @Override
@@ -226,19 +242,19 @@ public final class JecSleep implements SleepProtocol {
         // Each worker's terminate latch was set, which woke its owner if it slept on it (L1). Nothing more to do.
     }
 
-    private void wakeAnyThreads(int numToWake) {
+    private void wakeAnyThreads(int numToWake, WakeReason why) {
         for (int i = 0; numToWake > 0 && i < workers.length; i++) {
-            if (wakeSpecificThread(i)) {
+            if (wakeSpecificThread(i, why)) {
                 numToWake--;
             }
         }
     }
 
-    private boolean wakeSpecificThread(int index) {
+    private boolean wakeSpecificThread(int index, WakeReason why) {
         WorkerSleepState state = workers[index];
         state.lock.lock();
         try {
-            if (state.wakeIfBlockedLocked()) {
+            if (state.wakeIfBlockedLocked(why)) {
                 // J2: the waker decrements the sleeping count, at once, so that other posters see an up-to-date
                 // count; under the lock, so the woken worker (which must re-take it) never sees its own count.
                 counters.subSleepingThread();

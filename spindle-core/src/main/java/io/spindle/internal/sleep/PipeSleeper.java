@@ -1,5 +1,7 @@
 package io.spindle.internal.sleep;
 
+import io.spindle.internal.event.WakeReason;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -37,6 +39,14 @@ final class PipeSleeper {
      * registers again (H2, the seed's "sleep request in flight").
      */
     boolean readInFlight;
+    /**
+     * For the owner's WorkerWoken event (JFR): why and by whom the last wake request was made. Wakers write them
+     * plainly before {@link #requestWake()}, whose volatile store publishes them to the owner's
+     * {@link #isWakeRequested()}. Two wakers racing may leave one's reason with the other's thread: diagnostics only,
+     * never read by the protocol.
+     */
+    WakeReason wakeReason;
+    Thread wakeRequester;
     /** Owner's statistics. */
     final SleepCounts counts = new SleepCounts();
     @SuppressWarnings("unused")

@@ -1,6 +1,7 @@
 package io.spindle.internal.sleep;
 
 import io.spindle.SleepStrategy;
+import io.spindle.internal.event.PoolEvents;
 
 /** Creates the sleep protocol a pool was built with. */
 public final class SleepProtocols {
@@ -11,13 +12,21 @@ public final class SleepProtocols {
      *                                      descriptors)
      */
     public static SleepProtocol create(SleepStrategy strategy, int threads) {
+        return create(strategy, threads, PoolEvents.NONE);
+    }
+
+    /**
+     * @param events where the protocol reports sleeps and wake-ups (JFR)
+     * @throws java.io.UncheckedIOException for HINT_PIPE, if the OS refuses a pipe or selector
+     */
+    public static SleepProtocol create(SleepStrategy strategy, int threads, PoolEvents events) {
         switch (strategy) {
             case JOBS_EVENT_COUNTER:
-                return new JecSleep(threads);
+                return new JecSleep(threads, JecSleep.IDLE_JUDGEMENT, events);
             case SLEEPY_WORKER:
-                return new SleepyWorkerSleep(threads);
+                return new SleepyWorkerSleep(threads, events);
             case HINT_PIPE:
-                return new HintPipeSleep(threads);
+                return new HintPipeSleep(threads, events);
             default:
                 throw new AssertionError(strategy);
         }

@@ -1,5 +1,7 @@
 package io.spindle.internal.sleep;
 
+import io.spindle.internal.event.PoolEvents;
+import io.spindle.internal.event.WakeReason;
 import io.spindle.internal.latch.CoreLatch;
 
 import java.lang.invoke.MethodHandles;
@@ -59,9 +61,18 @@ public final class SleepyWorkerSleep implements SleepProtocol {
     private final Condition tickled = lock.newCondition();
     /** Guarded by {@link #lock}: moves once per tickle that woke sleepers; a sleeper waits until it moved (S4). */
     private int generation;
+    /** Guarded by {@link #lock}, for the woken sleepers' WorkerWoken events: the last tickle that moved generation. */
+    private WakeReason lastTickleReason;
+    private Thread lastTickler;
     private final SleepCounts[] counts;
+    private final PoolEvents events;
 
     public SleepyWorkerSleep(int threads) {
+        this(threads, PoolEvents.NONE);
+    }
+
+    public SleepyWorkerSleep(int threads, PoolEvents events) {
+        this.events = events;
         if (threads < 1 || threads > JecCounters.THREADS_MAX) {
             throw new IllegalArgumentException("threads must be in 1.." + JecCounters.THREADS_MAX + ", got " + threads);
         }
@@ -178,6 +189,9 @@ public final class SleepyWorkerSleep implements SleepProtocol {
             return;
         }
         SleepCounts count = counts[me];
+        Object sleepEvent = events.sleepBegin(me); // JFR (null unless recording), before S4's sequence
+        WakeReason wokenFor = null;                // set only if we blocked
+        Thread wokenBy = null;
         lock.lock();
         try {
             if (!latch.fallAsleep()) {
@@ -207,10 +221,15 @@ public final class SleepyWorkerSleep implements SleepProtocol {
                     tickled.awaitUninterruptibly();
                 } while (generation == ourGeneration);
                 count.countWakeup();
+                wokenFor = lastTickleReason; // plain reads under the lock: the tickle that woke us, or a later one
+                wokenBy = lastTickler;
             }
             // A failed CAS: a tickle cleared our id just now (scenario 2 again); search again instead of sleeping.
         } finally {
             lock.unlock();
+        }
+        if (wokenFor != null) {
+            events.sleepEnded(sleepEvent, me, wokenFor, wokenBy);
         }
         latch.wakeUp();
         idle.wakeFully();
@@ -222,16 +241,16 @@ public final class SleepyWorkerSleep implements SleepProtocol {
      * New work or a set latch: wakes the sleepy worker and every sleeping one (S5). The hot path, nobody sleepy or
      * asleep, is one load.
      */
-    private void tickle() {
+    private void tickle(WakeReason why) {
         // volatile (SeqCst) load, S2: an acquire load would not do. If somebody got sleepy or fell asleep, we must see
         // it now (scenarios 2 and 3); if somebody gets sleepy after this load, its CAS is ordered after it and it sees
         // what we did before tickling (scenario 1).
         if ((long) STATE.getVolatile(this) != AWAKE) {
-            tickleCold();
+            tickleCold(why);
         }
     }
 
-    private void tickleCold() {
+    private void tickleCold(WakeReason why) {
         // volatile swap: the word's own total order places every sleepy/asleep CAS before or after it; one after it
         // fails if it expected the id we remove (scenario 2), one before it is seen here (scenario 3).
         long old = (long) STATE.getAndSet(this, AWAKE);
@@ -241,6 +260,8 @@ public final class SleepyWorkerSleep implements SleepProtocol {
             lock.lock();
             try {
                 generation++;
+                lastTickleReason = why; // plain, under the lock: for the sleepers' WorkerWoken events (JFR)
+                lastTickler = Thread.currentThread();
                 tickled.signalAll();
             } finally {
                 lock.unlock();
@@ -253,31 +274,31 @@ public final class SleepyWorkerSleep implements SleepProtocol {
         // S5. The push published the job with a release store before this load; a sleepy worker that misses it in
         // one search finds it in the next (S3 gives it ROUNDS_UNTIL_ASLEEP - ROUNDS_UNTIL_SLEEPY of them), and should
         // every searcher miss it, the pusher is awake and runs the job itself: internal jobs cost at most parallelism.
-        tickle();
+        tickle(WakeReason.NEW_INTERNAL_JOB);
     }
 
     @Override
     public void newInjectedJobs(int numJobs, boolean queueWasEmpty) {
         // S5. The injector's append is a volatile CAS, so scenario 1's argument holds exactly (S2): no final check of
         // the injector before blocking is needed.
-        tickle();
+        tickle(WakeReason.NEW_INJECTED_JOB);
     }
 
     @Override
     public void newBroadcastJobs() {
-        tickle(); // S5: wakes every sleeper, which is what a broadcast needs
+        tickle(WakeReason.BROADCAST); // S5: wakes every sleeper, which is what a broadcast needs
     }
 
     @Override
     public void notifyWorkerLatchIsSet(int workerIndex) {
         // S5 and L1: the owner was SLEEPING on the latch, so it is sleepy (its id is in the word) or asleep (the bit
         // is set), or was woken already; tickling wakes it, and, as the seed says, everyone else too.
-        tickle();
+        tickle(WakeReason.LATCH_SET);
     }
 
     @Override
     public void terminate() {
-        tickle(); // every terminate latch is set; wake whoever still sleeps
+        tickle(WakeReason.TERMINATE); // every terminate latch is set; wake whoever still sleeps
     }
 
     @Override

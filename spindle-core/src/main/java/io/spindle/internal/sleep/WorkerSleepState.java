@@ -1,5 +1,7 @@
 package io.spindle.internal.sleep;
 
+import io.spindle.internal.event.WakeReason;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.Condition;
@@ -30,6 +32,13 @@ final class WorkerSleepState {
     final Condition wakeUp = lock.newCondition();
     /** Guarded by {@link #lock}: true while the owner is blocked, until a waker clears it. */
     boolean isBlocked;
+    /**
+     * Guarded by {@link #lock}, for the owner's WorkerWoken event: who cleared {@code isBlocked} last, and why. Only
+     * the waker that clears the flag writes them, so nobody writes them again before the owner next blocks: the owner
+     * may read them after it woke, even after unlocking.
+     */
+    WakeReason wokenFor;
+    Thread wokenBy;
     private long sleeps;  // written by the owner only
     private long wakeups; // written by the owner only
     @SuppressWarnings("unused")
@@ -58,6 +67,19 @@ final class WorkerSleepState {
         }
         isBlocked = false;
         wakeUp.signal();
+        return true;
+    }
+
+    /**
+     * As {@link #wakeIfBlockedLocked()}, and records who woke the owner and why (JFR). Plain writes under the lock,
+     * after the signal: the owner cannot return from its wait before we unlock, and then sees them.
+     */
+    boolean wakeIfBlockedLocked(WakeReason why) {
+        if (!wakeIfBlockedLocked()) {
+            return false;
+        }
+        wokenFor = why;
+        wokenBy = Thread.currentThread();
         return true;
     }
 

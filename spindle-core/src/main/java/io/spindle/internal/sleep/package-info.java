@@ -215,5 +215,13 @@
  * </dl>
  * Resources: the pipe and selector are released by {@code SleepProtocol.close()}, which the pool calls once every
  * worker has exited.
+ *
+ * <h2>Flight Recorder hooks</h2>
+ * Every protocol reports its sleeps and wake-ups through {@code io.spindle.internal.event.PoolEvents}: a sleeper begins
+ * its WorkerSleep event before its sleep sequence above and commits it, with a WorkerWoken event, after it left the
+ * sequence, and only if it blocked. Inside the sequences a waker only writes plain fields saying who it is and why it
+ * wakes: JEC in {@code WorkerSleepState} under the sleeper's lock, SLEEPY_WORKER beside the generation under the pool's
+ * lock, HINT_PIPE in {@code PipeSleeper} before the volatile wake request (a hint names its poster by itself). No step
+ * and no ordering above depends on them.
  */
 package io.spindle.internal.sleep;

@@ -1,0 +1,24 @@
+package io.spindle.internal.event;
+
+/**
+ * Why a blocked worker was woken, as the {@code io.spindle.WorkerWoken} event reports it. Which reasons occur depends
+ * on the sleep protocol (see {@code io.spindle.internal.sleep} package-info).
+ */
+public enum WakeReason {
+    /** A worker pushed a job onto its own deque (JEC: chosen by the poster's wake rule; SLEEPY_WORKER: a tickle). */
+    NEW_INTERNAL_JOB,
+    /** A thread outside the pool put a job into the injector (JEC, SLEEPY_WORKER). */
+    NEW_INJECTED_JOB,
+    /** A worker that found work while more stayed visible woke more sleepers (JEC's cascade, A2). */
+    CASCADE,
+    /** A broadcast put a job into every worker's private queue. */
+    BROADCAST,
+    /** A latch the worker slept on was set: a join's stolen half ended, an install ended, or the pool terminates. */
+    LATCH_SET,
+    /** The pool terminates (SLEEPY_WORKER's final tickle; JEC and HINT_PIPE report the terminate latch). */
+    TERMINATE,
+    /** HINT_PIPE: the worker read a hint naming the deque of the worker that pushed the job (that is the waker). */
+    HINT_PIPE_DEQUE,
+    /** HINT_PIPE: the worker read a hint naming the injector (an injection, or the pool terminating). */
+    HINT_PIPE_INJECTOR
+}
