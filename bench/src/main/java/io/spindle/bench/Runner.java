@@ -4,6 +4,7 @@ import io.spindle.bench.report.HtmlReport;
 import io.spindle.bench.report.MarkdownReport;
 import io.spindle.bench.report.ResultTable;
 import io.spindle.bench.report.TablePrinter;
+import io.spindle.bench.workload.ParallelStreams;
 import io.spindle.bench.workload.Workload;
 import io.spindle.bench.workload.Workloads;
 
@@ -43,9 +44,12 @@ public final class Runner {
             System.exit(2);
             return;
         }
+        // before anything initialises ForkJoinPool: the par-* workloads' JDK code splits by the common pool's size
+        Optional<String> commonPoolWarning = ParallelStreams.matchCommonPool(o.threads());
         long start = System.nanoTime();
         Instant date = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Progress progress = new Progress(workloads.size());
+        commonPoolWarning.ifPresent(w -> progress.note("spindle-bench: warning: " + w));
 
         List<PoolKind> pools = new ArrayList<>();
         List<String> skipped = new ArrayList<>();

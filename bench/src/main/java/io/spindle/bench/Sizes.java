@@ -10,15 +10,21 @@ package io.spindle.bench;
  * @param tree1kReps    tree-sum-1k: sums per run (one install / invoke each), so a run is long enough to time
  * @param wakeMillis    sparse: the window of the second, 8-worker load that counts threads woken per job
  * @param idleMillis    idle: the window after the burst; 2 s in both, so idle_cpu_ms always means "in 2 s"
+ * @param parSumLength  par-sum: ints summed (10^8 = 400 MB of int[]: the default heap, a quarter of RAM, holds it
+ *                      from about 3 GB of RAM up; ParSum fails early, naming -Xmx, where it does not)
+ * @param parMapLength  par-map-collect: elements mapped to a Long and collected
+ * @param parSortLength par-sort: ints sorted
  */
 public record Sizes(int joinDepth, int fibNaive, int fibCutoff, int treeDepth, int tree1kReps, int sortLength,
                     int matmulN, int noopMillis, int sparseMillis, int wakeMillis, int idleMillis, int tickIterations,
-                    int oversubscribedFib) {
+                    int oversubscribedFib, int parSumLength, int parMapLength, int parSortLength) {
     public static Sizes full() {
-        return new Sizes(20, 30, 35, 24, 2_000, 10_000_000, 512, 2_000, 3_000, 3_000, 2_000, 500, 35);
+        return new Sizes(20, 30, 35, 24, 2_000, 10_000_000, 512, 2_000, 3_000, 3_000, 2_000, 500, 35,
+                100_000_000, 10_000_000, 10_000_000);
     }
 
     public static Sizes quick() {
-        return new Sizes(20, 30, 35, 20, 500, 1_000_000, 256, 500, 1_000, 500, 2_000, 100, 33);
+        return new Sizes(20, 30, 35, 20, 500, 1_000_000, 256, 500, 1_000, 500, 2_000, 100, 33,
+                10_000_000, 1_000_000, 1_000_000);
     }
 }

@@ -49,6 +49,13 @@ final class Notes {
                         + "version is idiomatic `RecursiveTask` / `RecursiveAction` (`fork`/`compute`/`join`, "
                         + "`invokeAll`) through `invoke`, or `execute` for single tasks, on a `ForkJoinPool` of the "
                         + "same parallelism; the sequential version is the same algorithm without the joins.",
+                "The par-* workloads compare the libraries' data-parallel APIs instead: `io.spindle.Parallel` "
+                        + "against the JDK's own `IntStream.parallel()` / `Arrays.parallelSort`, called inside "
+                        + "`fjp.submit(...)`, whose tasks then run on that ForkJoinPool's workers (the common pool "
+                        + "starts no thread). The JDK sizes its splitting by the common pool's parallelism, so the "
+                        + "runner sets `-Djava.util.concurrent.ForkJoinPool.common.parallelism` to the thread count "
+                        + "unless given; each description states the value used. Their sequential rows are the plain "
+                        + "JDK calls (`Arrays.stream(a).asLongStream().sum()`, a sequential stream, `Arrays.sort`).",
                 "CPU of a pool = the CPU time (`ThreadMXBean.getThreadCpuTime`) of its worker threads, recorded as "
                         + "they start: Spindle's through the builder's `onThreadStart` hook, ForkJoinPool's through "
                         + "its `ForkJoinWorkerThreadFactory`.",

@@ -23,6 +23,9 @@ public final class Workloads {
                 new Sparse(s.sparseMillis(), s.wakeMillis()),
                 new Tick(s.tickIterations()),
                 new Idle(s.idleMillis()),
-                new Oversubscribed(s.oversubscribedFib()));
+                new Oversubscribed(s.oversubscribedFib()),
+                new ParSum(s.parSumLength()),
+                new ParMapCollect(s.parMapLength()),
+                new ParSort(s.parSortLength()));
     }
 }
