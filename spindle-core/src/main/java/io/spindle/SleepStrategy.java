@@ -5,6 +5,12 @@ package io.spindle;
  *
  * <p>Every strategy guarantees that no posted job and no set latch is ever missed by sleeping workers; they differ in
  * how many workers they wake and at what cost.
+ *
+ * <pre>{@code
+ * try (ThreadPool pool = ThreadPool.builder().sleepStrategy(SleepStrategy.SLEEPY_WORKER).build()) {
+ *     pool.install(() -> work());
+ * }
+ * }</pre>
  */
 public enum SleepStrategy {
     /**
