@@ -13,22 +13,13 @@ import java.util.function.Supplier;
  *
  * <p>This class is the only place that decides how a join's second half becomes visible to thieves; a lazier scheme
  * (heartbeat promotion) can replace {@link #join} without touching its callers.
- *
- * <p><b>Frames.</b> The second half travels in a {@link JoinJob} taken from the worker's {@link JoinFrames} and
- * returned there when the join ends, so a join allocates no job object. Reuse is safe because, by the time the join
- * returns, no other thread can reach the job: either the owner popped it back (the deque gives each element to
- * exactly one taker), or a thief ran it and the owner saw its latch SET, which is the thief's last access to it. A
- * thief that read the slot but lost the race for it never uses what it read. If a throwable escapes before the job
- * came back, the frame is abandoned, never reused.
  */
 public final class Join {
     private Join() {}
 
     public static <A, B> Pair<A, B> join(WorkerThread worker, Supplier<A> a, Supplier<B> b) {
-        JoinFrames frames = worker.joinFrames();
-        JoinJob jobB = frames.enter();
-        jobB.supplier = b; // plain: the push's release store publishes it to a thief
-        push(worker, frames, jobB);
+        JoinJob jobB = new JoinJob(worker, b, null);
+        worker.push(jobB); // its release store publishes the job's fields to a thief
 
         A resultA = null;
         Throwable failureA = null;
@@ -37,12 +28,11 @@ public final class Join {
         } catch (Throwable t) {
             failureA = t; // b still runs (SPEC §1: both closures always run)
         }
-        awaitSecondHalf(worker, frames, jobB);
+        takeBackOrWait(worker, jobB);
 
         @SuppressWarnings("unchecked")
         B resultB = (B) jobB.result;
         Throwable failureB = jobB.failure;
-        frames.exit(jobB);
         if (failureA != null) {
             throw combined(failureA, failureB);
         }
@@ -53,10 +43,8 @@ public final class Join {
     }
 
     public static void join(WorkerThread worker, Runnable a, Runnable b) {
-        JoinFrames frames = worker.joinFrames();
-        JoinJob jobB = frames.enter();
-        jobB.runnable = b; // plain: the push's release store publishes it to a thief
-        push(worker, frames, jobB);
+        JoinJob jobB = new JoinJob(worker, null, b); // no wrapping of the Runnables into Suppliers: one object per join
+        worker.push(jobB); // its release store publishes the job's fields to a thief
 
         Throwable failureA = null;
         try {
@@ -64,10 +52,9 @@ public final class Join {
         } catch (Throwable t) {
             failureA = t; // b still runs (SPEC §1: both closures always run)
         }
-        awaitSecondHalf(worker, frames, jobB);
+        takeBackOrWait(worker, jobB);
 
         Throwable failureB = jobB.failure;
-        frames.exit(jobB);
         if (failureA != null) {
             throw combined(failureA, failureB);
         }
@@ -79,25 +66,6 @@ public final class Join {
     private static RuntimeException combined(Throwable failureA, Throwable failureB) {
         Failures.addSuppressedOnce(failureA, failureB);
         throw Failures.<RuntimeException>sneakyThrow(failureA);
-    }
-
-    private static void push(WorkerThread worker, JoinFrames frames, JoinJob jobB) {
-        try {
-            worker.push(jobB);
-        } catch (Throwable t) { // the deque is full: the job was not pushed, so the frame stays reusable
-            frames.exit(jobB);
-            throw t;
-        }
-    }
-
-    /** {@link #takeBackOrWait}, abandoning the frame if a throwable escapes it (see the class comment). */
-    private static void awaitSecondHalf(WorkerThread worker, JoinFrames frames, JoinJob jobB) {
-        try {
-            takeBackOrWait(worker, jobB);
-        } catch (Throwable t) {
-            frames.abandon();
-            throw t;
-        }
     }
 
     /**

@@ -79,14 +79,6 @@ public abstract class CoreLatch implements Latch {
         return (int) STATE.getAndSet(this, SET) == SLEEPING;
     }
 
-    /**
-     * Owner only, to reuse the latch (a join frame, see {@code internal.join.Join}): back to UNSET, once the latch was
-     * set or never handed to a setter, so that no setter can reach it any more.
-     */
-    protected final void rearm() {
-        STATE.setOpaque(this, UNSET); // opaque: the owner's next publication of this object (a release store) orders it
-    }
-
     /** For tests and diagnostics. */
     public final int state() {
         return (int) STATE.getVolatile(this);

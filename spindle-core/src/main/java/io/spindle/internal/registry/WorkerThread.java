@@ -3,7 +3,6 @@ package io.spindle.internal.registry;
 import io.spindle.internal.deque.ChaseLevDeque;
 import io.spindle.internal.event.PoolEvents;
 import io.spindle.internal.job.Job;
-import io.spindle.internal.join.JoinFrames;
 import io.spindle.internal.latch.CoreLatch;
 import io.spindle.internal.latch.WorkerLatch;
 import io.spindle.internal.sleep.IdleState;
@@ -41,7 +40,6 @@ public final class WorkerThread extends Thread {
     private final SleepProtocol sleep;
     private final IdleState idle;
     private final WorkerLatch terminateLatch;
-    private final JoinFrames joinFrames = new JoinFrames(this); // reusable join jobs, owner only
     private long rng;                // victim selection, owner only
     private long jobsExecuted;       // owner writes (opaque), stats() reads
     private long steals;             // likewise
@@ -71,11 +69,6 @@ public final class WorkerThread extends Thread {
 
     public Registry registry() {
         return registry;
-    }
-
-    /** The reusable join jobs of this worker; only the worker itself may use them. */
-    public JoinFrames joinFrames() {
-        return joinFrames;
     }
 
     @Override
