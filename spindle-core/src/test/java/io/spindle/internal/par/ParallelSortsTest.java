@@ -261,16 +261,17 @@ class ParallelSortsTest {
     }
 
     @Test
-    void planGivesAFewLeavesPerWorkerNoneBelowMinLeaf() {
+    void planGivesAboutOneLeafPerWorkerNoneBelowMinLeaf() {
         assertEquals(0, SortTuning.levels(10_000_000, 1), "one thread sorts sequentially");
         assertEquals(0, SortTuning.levels(4 * SortTuning.MIN_LEAF - 1, 64), "small arrays sort sequentially");
-        assertEquals(3, SortTuning.levels(10_000_000, 2), "2 workers: 8 leaves");
-        assertEquals(4, SortTuning.levels(10_000_000, 3), "3 workers: 12 wanted, 16 leaves");
+        assertEquals(1, SortTuning.levels(10_000_000, 2), "2 workers: 2 leaves");
+        assertEquals(2, SortTuning.levels(10_000_000, 3), "3 workers: 3 wanted, 4 leaves");
+        assertEquals(3, SortTuning.levels(10_000_000, 8), "8 workers: 8 leaves");
         for (int threads : new int[] {2, 3, 8, 64, 1024}) {
             for (int n : new int[] {4 * SortTuning.MIN_LEAF, 100_003, 1 << 20, 10_000_000, Integer.MAX_VALUE}) {
                 int levels = SortTuning.levels(n, threads);
                 String what = "n=" + n + " threads=" + threads + " levels=" + levels;
-                assertTrue(levels >= 2, what + ": a parallel-size array must split");
+                assertTrue(levels >= 1, what + ": a parallel-size array must split");
                 assertTrue((n >> levels) >= SortTuning.MIN_LEAF, what + ": leaves below MIN_LEAF");
                 assertTrue((1L << levels) < 2L * threads * SortTuning.LEAVES_PER_THREAD,
                         what + ": twice the leaves wanted or more");
