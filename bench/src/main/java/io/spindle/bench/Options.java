@@ -12,7 +12,7 @@ import java.util.List;
  * @param pools the contenders in run order
  */
 public record Options(boolean quick, int threads, List<String> only, List<PoolKind> pools, Path out, int runs,
-                      int warmup, boolean orderCheck) {
+                      int warmup, boolean orderCheck, boolean jvmPerPool) {
 
     /** Thrown for a bad command line; the message says what is wrong. */
     public static final class UsageException extends IllegalArgumentException {
@@ -25,7 +25,7 @@ public record Options(boolean quick, int threads, List<String> only, List<PoolKi
 
     public static final String USAGE = """
             usage: spindle-bench [--quick] [--threads N] [--only a,b] [--pools p,q] [--out DIR]
-                                 [--runs K] [--warmup W] [--order-check]
+                                 [--runs K] [--warmup W] [--order-check] [--jvm-per-pool]
               --quick        smaller sizes and fewer runs: the whole run in under 3 minutes on 2 cores
               --threads N    workers of every Spindle pool and of the ForkJoinPool (default: available processors;
                              sparse's threads_woken_per_job always uses 8, oversubscribed 4 pools of 2)
@@ -37,6 +37,8 @@ public record Options(boolean quick, int threads, List<String> only, List<PoolKi
               --warmup W     warm-up runs first, not counted (default 3; 1 with --quick)
               --order-check  afterwards, run everything again in a fresh JVM with the pool order reversed and
                              report how much that moved the numbers (doubles the running time)
+              --jvm-per-pool measure each pool in a JVM of its own (fresh JIT and heap), so that pools cannot
+                             shape each other's compiled code; the report merges their results
               --help         this text
             Output: progress on stderr; the table on stdout; results.json, report.md, report.html in DIR.
             """;
@@ -47,6 +49,7 @@ public record Options(boolean quick, int threads, List<String> only, List<PoolKi
     public static Options parse(String... args) {
         boolean quick = false;
         boolean orderCheck = false;
+        boolean jvmPerPool = false;
         int threads = Runtime.getRuntime().availableProcessors();
         List<String> only = List.of();
         List<PoolKind> pools = Arrays.asList(PoolKind.values());
@@ -58,6 +61,7 @@ public record Options(boolean quick, int threads, List<String> only, List<PoolKi
             switch (a) {
                 case "--quick" -> quick = true;
                 case "--order-check" -> orderCheck = true;
+                case "--jvm-per-pool" -> jvmPerPool = true;
                 case "--threads" -> threads = intValue(args, ++i, 1, 1024);
                 case "--runs" -> runs = intValue(args, ++i, 1, 1000);
                 case "--warmup" -> warmup = intValue(args, ++i, 0, 1000);
@@ -69,7 +73,7 @@ public record Options(boolean quick, int threads, List<String> only, List<PoolKi
         }
         if (runs < 0) runs = quick ? 3 : 5;
         if (warmup < 0) warmup = quick ? 1 : 3;
-        return new Options(quick, threads, only, pools, out, runs, warmup, orderCheck);
+        return new Options(quick, threads, only, pools, out, runs, warmup, orderCheck, jvmPerPool);
     }
 
     /** @return whether {@code args} asks for the usage text */

@@ -3,9 +3,6 @@ package io.spindle.bench;
 import io.spindle.bench.report.ResultTable;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -62,23 +59,11 @@ public final class OrderCheck {
         List<String> reversed = new ArrayList<>(pools.stream().map(PoolKind::id).toList());
         Collections.reverse(reversed);
         Path dir = out.resolve("order-reversed");
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(Runner.class.getName());
-        cmd.addAll(argsWithout(args));
-        cmd.addAll(List.of("--pools", String.join(",", reversed), "--out", dir.toString()));
         progress.note("order check: running again in a fresh JVM with the pools reversed ("
                 + String.join(", ", reversed) + ")");
-        Process p = new ProcessBuilder(cmd)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD) // its table is in its own report.md
-                .redirectError(ProcessBuilder.Redirect.INHERIT)  // its progress shows as ours
-                .start();
-        int rc = p.waitFor();
-        if (rc != 0) throw new IOException("order check run failed with exit code " + rc + ": " + cmd);
-        Results back = JsonReader.readResults(Files.readString(dir.resolve("results.json"), StandardCharsets.UTF_8));
+        List<String> childArgs = ChildRun.argsWithout(args, "--order-check");
+        childArgs.addAll(List.of("--pools", String.join(",", reversed)));
+        Results back = ChildRun.run(childArgs, dir);
         List<String> forwardIds = pools.stream().map(PoolKind::id).toList();
         return compare(forward, back, forwardIds, reversed, dir);
     }
@@ -112,18 +97,5 @@ public final class OrderCheck {
 
     private static double spread(Row r) {
         return r.min() > 0 ? r.max() / r.min() - 1 : 0;
-    }
-
-    /** The original arguments without the ones the second run sets itself. */
-    private static List<String> argsWithout(String[] args) {
-        List<String> kept = new ArrayList<>();
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--order-check" -> { }
-                case "--pools", "--out" -> i++; // and its value
-                default -> kept.add(args[i]);
-            }
-        }
-        return kept;
     }
 }

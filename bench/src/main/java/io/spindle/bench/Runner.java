@@ -69,13 +69,19 @@ public final class Runner {
         Bench bench = new Bench(o, progress);
         List<Row> rows = new ArrayList<>();
         Map<String, String> descriptions = new LinkedHashMap<>();
-        for (int i = 0; i < workloads.size(); i++) {
-            Workload w = workloads.get(i);
+        for (Workload w : workloads) {
             descriptions.put(w.name(), w.description());
-            long t0 = System.nanoTime();
-            rows.addAll(bench.measure(i + 1, w, pools));
-            progress.note(String.format("[%2d/%d] %-15s done in %.1f s", i + 1, workloads.size(), w.name(),
-                    (System.nanoTime() - t0) / 1e9));
+        }
+        if (o.jvmPerPool() && pools.size() > 1) {
+            rows.addAll(ChildRun.eachPoolInItsOwnJvm(args, pools, o.out(), progress));
+        } else {
+            for (int i = 0; i < workloads.size(); i++) {
+                Workload w = workloads.get(i);
+                long t0 = System.nanoTime();
+                rows.addAll(bench.measure(i + 1, w, pools));
+                progress.note(String.format("[%2d/%d] %-15s done in %.1f s", i + 1, workloads.size(), w.name(),
+                        (System.nanoTime() - t0) / 1e9));
+            }
         }
         progress.note("spindle-bench: all workloads done");
         checkComplete(workloads, pools, rows, progress);

@@ -23,6 +23,19 @@ class OptionsTest {
     }
 
     @Test
+    void jvmPerPoolIsOffUnlessAsked() {
+        assertFalse(Options.parse().jvmPerPool());
+        assertTrue(Options.parse("--jvm-per-pool").jvmPerPool());
+    }
+
+    @Test
+    void childRunsDropThePoolsOutAndTheFlagsTheParentHandles() {
+        assertEquals(List.of("--quick", "--only", "fib-naive"), ChildRun.argsWithout(
+                new String[] {"--quick", "--pools", "fjp,sequential", "--jvm-per-pool", "--only", "fib-naive",
+                        "--out", "x", "--order-check"}, "--jvm-per-pool", "--order-check"));
+    }
+
+    @Test
     void quickLowersRunsUnlessGiven() {
         assertEquals(3, Options.parse("--quick").runs());
         assertEquals(1, Options.parse("--quick").warmup());
