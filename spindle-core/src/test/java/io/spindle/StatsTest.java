@@ -129,10 +129,16 @@ class StatsTest {
                 if (System.nanoTime() > deadline) {
                     fail("work posted to sleeping workers never counted a wake-up: " + pool.stats());
                 }
-                // wait until someone sleeps, then post work from outside
-                long sleeps = pool.stats().sleeps();
-                pollUntil(pool, s -> s.sleeps() > sleeps, "another sleep");
+                // Wait until every worker has blocked more often than it was woken (all asleep), then post work from
+                // outside: someone must be woken to run it. (Waiting for "one more sleep" after a snapshot, as this
+                // test once did, hangs when every worker was already asleep at the snapshot.)
+                pollUntil(pool, s -> s.workers().stream().allMatch(w -> w.sleeps() > w.wakeups()), "all asleep");
+                long sleepsBefore = pool.stats().sleeps();
                 pool.install(() -> 1);
+                if (pool.stats().wakeups() == 0) {
+                    // A worker that only looked asleep (a spurious return from its wait) ran it; let it sleep again.
+                    pollUntil(pool, s -> s.sleeps() > sleepsBefore || s.wakeups() > 0, "the runner asleep again");
+                }
             }
         }
     }
