@@ -32,13 +32,7 @@ public final class Join {
 
         @SuppressWarnings("unchecked")
         B resultB = (B) jobB.result;
-        Throwable failureB = jobB.failure;
-        if (failureA != null) {
-            throw combined(failureA, failureB);
-        }
-        if (failureB != null) {
-            throw Failures.<RuntimeException>sneakyThrow(failureB);
-        }
+        rethrowFailures(failureA, jobB.failure);
         return new Pair<>(resultA, resultB);
     }
 
@@ -54,18 +48,18 @@ public final class Join {
         }
         takeBackOrWait(worker, jobB);
 
-        Throwable failureB = jobB.failure;
+        rethrowFailures(failureA, jobB.failure);
+    }
+
+    /** SPEC §1: a's failure wins, with b's added as suppressed; else b's failure; else nothing. */
+    private static void rethrowFailures(Throwable failureA, Throwable failureB) {
         if (failureA != null) {
-            throw combined(failureA, failureB);
+            Failures.addSuppressedOnce(failureA, failureB);
+            throw Failures.<RuntimeException>sneakyThrow(failureA);
         }
         if (failureB != null) {
             throw Failures.<RuntimeException>sneakyThrow(failureB);
         }
-    }
-
-    private static RuntimeException combined(Throwable failureA, Throwable failureB) {
-        Failures.addSuppressedOnce(failureA, failureB);
-        throw Failures.<RuntimeException>sneakyThrow(failureA);
     }
 
     /**
