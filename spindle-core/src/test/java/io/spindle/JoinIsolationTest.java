@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.ref.WeakReference;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -64,6 +65,67 @@ class JoinIsolationTest {
                 assertEquals(n, visits.get(), "round " + round);
             }
         }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.spindle.TestPools#configs")
+    void aThrowableReturnedAsAResultIsAResultNotAFailure(TestPools.Config c) {
+        // The join job keeps its outcome in one field; a returned Throwable must not be mistaken for a thrown one.
+        IllegalStateException value = new IllegalStateException("returned, not thrown");
+        try (ThreadPool pool = c.build()) {
+            for (int round = 0; round < 200; round++) {
+                Pair<Long, Throwable> r = pool.install(() -> Spindle.join(() -> busy(20_000), () -> value));
+                assertSame(value, r.second(), "round " + round);
+                Pair<Throwable, Throwable> both = pool.install(() -> Spindle.join(() -> value, () -> value));
+                assertSame(value, both.first());
+                assertSame(value, both.second());
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.spindle.TestPools#configs")
+    void aClosureThatIsBothSupplierAndRunnableRunsAsTheFormItWasPassedAs(TestPools.Config c) {
+        try (ThreadPool pool = c.build()) {
+            for (int round = 0; round < 200; round++) {
+                Both asSupplier = new Both();
+                Pair<Long, String> r = pool.install(() -> Spindle.join(() -> busy(20_000), (Supplier<String>) asSupplier));
+                assertEquals("get", r.second(), "round " + round);
+                assertEquals("get", asSupplier.calls.toString());
+
+                Both asRunnable = new Both();
+                pool.install(() -> {
+                    Spindle.join(() -> busy(20_000), (Runnable) asRunnable);
+                    return null;
+                });
+                assertEquals("run", asRunnable.calls.toString(), "round " + round);
+            }
+        }
+    }
+
+    /** Records which of its two methods ran. */
+    private static final class Both implements Supplier<String>, Runnable {
+        final StringBuffer calls = new StringBuffer(); // written by whichever worker runs it; read after the join
+
+        @Override
+        public String get() {
+            calls.append("get");
+            return "get";
+        }
+
+        @Override
+        public void run() {
+            calls.append("run");
+        }
+    }
+
+    /** Some work in the first half, so that an idle worker has time to steal the second. */
+    private static long busy(int n) {
+        long x = 1;
+        for (int i = 0; i < n; i++) {
+            x = x * 6364136223846793005L + 1442695040888963407L;
+        }
+        return x;
     }
 
     @Test

@@ -18,7 +18,7 @@ public final class Join {
     private Join() {}
 
     public static <A, B> Pair<A, B> join(WorkerThread worker, Supplier<A> a, Supplier<B> b) {
-        JoinJob jobB = new JoinJob(worker, b, null);
+        JoinJob jobB = JoinJob.of(worker, b);
         worker.push(jobB); // its release store publishes the job's fields to a thief
 
         A resultA = null;
@@ -31,13 +31,13 @@ public final class Join {
         takeBackOrWait(worker, jobB);
 
         @SuppressWarnings("unchecked")
-        B resultB = (B) jobB.result;
-        rethrowFailures(failureA, jobB.failure);
+        B resultB = (B) jobB.result();
+        rethrowFailures(failureA, jobB.failure());
         return new Pair<>(resultA, resultB);
     }
 
     public static void join(WorkerThread worker, Runnable a, Runnable b) {
-        JoinJob jobB = new JoinJob(worker, null, b); // no wrapping of the Runnables into Suppliers: one object per join
+        JoinJob jobB = JoinJob.of(worker, b); // no wrapping of the Runnables into Suppliers: one object per join
         worker.push(jobB); // its release store publishes the job's fields to a thief
 
         Throwable failureA = null;
@@ -48,7 +48,7 @@ public final class Join {
         }
         takeBackOrWait(worker, jobB);
 
-        rethrowFailures(failureA, jobB.failure);
+        rethrowFailures(failureA, jobB.failure());
     }
 
     /** SPEC §1: a's failure wins, with b's added as suppressed; else b's failure; else nothing. */

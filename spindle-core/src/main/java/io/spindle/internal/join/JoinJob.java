@@ -1,49 +1,127 @@
 package io.spindle.internal.join;
 
 import io.spindle.internal.job.Job;
-import io.spindle.internal.latch.WorkerLatch;
+import io.spindle.internal.latch.CoreLatch;
 import io.spindle.internal.registry.WorkerThread;
 
 import java.util.function.Supplier;
 
 /**
- * The stealable second half of a join. It is its own completion latch (one object per join): a thief that runs it
- * sets the latch, which wakes the join's owner only if the owner sleeps on it (L1).
+ * The stealable second half of a join. It is its own completion latch: a thief that runs it sets the latch, which
+ * wakes the join's owner only if the owner sleeps on it (L1).
+ *
+ * <p>Allocation per join is the largest cost of a fine-grained join (BENCHMARKS.md), so this object is three fields
+ * (24 bytes with compressed references, against 40 for a general {@code WorkerLatch} with separate closure, result and
+ * failure fields):
+ * <ul>
+ *   <li>the latch state, inherited;</li>
+ *   <li>the {@link Supplier} or {@link Runnable} to run, in one subclass each;</li>
+ *   <li>{@code slot}: before the job runs, the owning worker (whom a thief must wake); after, the result, or the
+ *       failure wrapped in a {@link Failed} (a class no caller can produce, so a result is never mistaken for one).</li>
+ * </ul>
  *
  * <p>One fresh object per join, on purpose: reusing a per-worker job per join depth (rayon keeps its job on the
  * stack) halved the bytes allocated per join but made joins slower under G1, because every join then stores young
  * objects (the closure, the result) into a long-lived one, and each such store takes G1's cross-region write barrier.
  * A fresh job is young, and stores into it are barrier-free. See BENCHMARKS.md, "What changed".
  */
-final class JoinJob extends WorkerLatch implements Job {
-    private final Supplier<?> supplier; // exactly one of the two closures is non-null
-    private final Runnable runnable;
-    Object result;     // written before set() (thief) or by the owner itself (inline); read by the owner after
-    Throwable failure; // likewise
+abstract class JoinJob extends CoreLatch implements Job {
+    /**
+     * The owner until the job has run, then its outcome. Plain: the owner writes it before the push (whose release
+     * store publishes it to a thief), a thief writes it before {@code set} (whose swap publishes it to the owner's
+     * acquire probe), and an owner running the job inline reads back its own write.
+     */
+    private Object slot;
 
-    JoinJob(WorkerThread owner, Supplier<?> supplier, Runnable runnable) {
-        super(owner.registry(), owner.index());
-        this.supplier = supplier;
-        this.runnable = runnable;
+    JoinJob(WorkerThread owner) {
+        this.slot = owner;
     }
 
-    /** Run by a thief: compute, then set the latch, which publishes result and failure to the owner. */
+    static JoinJob of(WorkerThread owner, Supplier<?> b) {
+        return new OfSupplier(owner, b);
+    }
+
+    static JoinJob of(WorkerThread owner, Runnable b) {
+        return new OfRunnable(owner, b);
+    }
+
+    /** Runs the closure; its result, or null for a {@link Runnable}. */
+    abstract Object compute();
+
+    /** Run by a thief: compute, then set the latch, which publishes the outcome to the owner. */
     @Override
     public void execute() {
+        WorkerThread owner = (WorkerThread) slot; // read before runInline overwrites it
         runInline();
-        set();
+        if (setAndReportSleeping()) {
+            owner.registry().wakeLatchOwner(owner.index()); // L1: the owner was blocked (or about to block) on us
+        }
     }
 
-    /** Run by the owner after taking the job back from its own deque: no latch needed. */
+    @Override
+    public void set() {
+        throw new UnsupportedOperationException("a join job sets itself when it has run");
+    }
+
+    /** Run by the owner after taking the job back from its own deque, or by a thief: stores the outcome. */
     void runInline() {
+        Object outcome;
         try {
-            if (runnable != null) {
-                runnable.run();
-            } else {
-                result = supplier.get();
-            }
+            outcome = compute();
         } catch (Throwable t) {
-            failure = t;
+            outcome = new Failed(t);
+        }
+        slot = outcome;
+    }
+
+    /** After the job ran (inline, or the latch was seen set): its result; null for a {@link Runnable}. */
+    Object result() {
+        Object o = slot;
+        return o instanceof Failed ? null : o;
+    }
+
+    /** After the job ran: its failure, or null. */
+    Throwable failure() {
+        Object o = slot;
+        return o instanceof Failed ? ((Failed) o).failure : null;
+    }
+
+    /** A subclass per closure type, not one closure field and a type test: an object may be both. */
+    private static final class OfSupplier extends JoinJob {
+        private final Supplier<?> closure;
+
+        OfSupplier(WorkerThread owner, Supplier<?> closure) {
+            super(owner);
+            this.closure = closure;
+        }
+
+        @Override
+        Object compute() {
+            return closure.get();
+        }
+    }
+
+    private static final class OfRunnable extends JoinJob {
+        private final Runnable closure;
+
+        OfRunnable(WorkerThread owner, Runnable closure) {
+            super(owner);
+            this.closure = closure;
+        }
+
+        @Override
+        Object compute() {
+            closure.run();
+            return null;
+        }
+    }
+
+    /** A failure, boxed so that it cannot be confused with a result (which may itself be a Throwable). */
+    private static final class Failed {
+        final Throwable failure;
+
+        Failed(Throwable failure) {
+            this.failure = failure;
         }
     }
 }
