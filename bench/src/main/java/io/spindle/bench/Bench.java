@@ -28,12 +28,7 @@ final class Bench {
         List<Target> targets = new ArrayList<>();
         try {
             for (PoolKind k : contenders) targets.add(Target.open(k, options.threads()));
-            for (int i = 1; i <= options.warmup(); i++) {
-                for (Target t : targets) {
-                    progress.show(index, w.name(), t.kind().id(), true, i, options.warmup());
-                    w.run(t, true);
-                }
-            }
+            warmUp(index, w, targets);
             Map<String, Series> series = new LinkedHashMap<>();
             for (int i = 1; i <= options.runs(); i++) {
                 for (Target t : targets) {
@@ -49,6 +44,30 @@ final class Bench {
             targets.forEach(Target::close);
             w.tearDown();
         }
+    }
+
+    /**
+     * Interleaved warm-up rounds until there were at least {@code --warmup} of them and each pool ran the workload
+     * for at least {@code --warmup-ms} in all (the pools of one round share the machine's load, as measured runs do).
+     */
+    private void warmUp(int index, Workload w, List<Target> targets) {
+        long[] spentNanos = new long[targets.size()];
+        long needNanos = options.warmupMillis() * 1_000_000L;
+        for (int round = 1; round <= options.warmup() || min(spentNanos) < needNanos; round++) {
+            for (int k = 0; k < targets.size(); k++) {
+                Target t = targets.get(k);
+                progress.show(index, w.name(), t.kind().id(), true, round, Math.max(round, options.warmup()));
+                long start = System.nanoTime();
+                w.run(t, true);
+                spentNanos[k] += System.nanoTime() - start;
+            }
+        }
+    }
+
+    private static long min(long[] values) {
+        long m = Long.MAX_VALUE;
+        for (long v : values) m = Math.min(m, v);
+        return values.length == 0 ? Long.MAX_VALUE : m;
     }
 
     /** Rows grouped by metric (in the order first seen), pools in run order within each metric. */

@@ -12,7 +12,10 @@ import java.util.List;
  * @param pools the contenders in run order
  */
 public record Options(boolean quick, int threads, List<String> only, List<PoolKind> pools, Path out, int runs,
-                      int warmup, boolean orderCheck, boolean jvmPerPool) {
+                      int warmup, int warmupMillis, boolean orderCheck, boolean jvmPerPool) {
+
+    /** Default of {@code --warmup-ms} for full runs: enough for C2 to finish the recursive join code on 2 cores. */
+    public static final int DEFAULT_WARMUP_MILLIS = 2_000;
 
     /** Thrown for a bad command line; the message says what is wrong. */
     public static final class UsageException extends IllegalArgumentException {
@@ -25,7 +28,7 @@ public record Options(boolean quick, int threads, List<String> only, List<PoolKi
 
     public static final String USAGE = """
             usage: spindle-bench [--quick] [--threads N] [--only a,b] [--pools p,q] [--out DIR]
-                                 [--runs K] [--warmup W] [--order-check] [--jvm-per-pool]
+                                 [--runs K] [--warmup W] [--warmup-ms T] [--order-check] [--jvm-per-pool]
               --quick        smaller sizes and fewer runs: the whole run in under 3 minutes on 2 cores
               --threads N    workers of every Spindle pool and of the ForkJoinPool (default: available processors;
                              sparse's threads_woken_per_job always uses 8, oversubscribed 4 pools of 2)
@@ -35,6 +38,9 @@ public record Options(boolean quick, int threads, List<String> only, List<PoolKi
               --out DIR      where results.json, report.md and report.html go (default: bench-results)
               --runs K       measured runs per workload and pool (default 5; 3 with --quick)
               --warmup W     warm-up runs first, not counted (default 3; 1 with --quick)
+              --warmup-ms T  and keep warming up until each pool has run the workload for T ms in all
+                             (default 2000; 0 with --quick): a short workload's first few runs end before the
+                             JIT has compiled it, and on 2 cores the compiler competes with the workers
               --order-check  afterwards, run everything again in a fresh JVM with the pool order reversed and
                              report how much that moved the numbers (doubles the running time)
               --jvm-per-pool measure each pool in a JVM of its own (fresh JIT and heap), so that pools cannot
@@ -56,6 +62,7 @@ public record Options(boolean quick, int threads, List<String> only, List<PoolKi
         Path out = Path.of("bench-results");
         int runs = -1;
         int warmup = -1;
+        int warmupMillis = -1;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -65,6 +72,7 @@ public record Options(boolean quick, int threads, List<String> only, List<PoolKi
                 case "--threads" -> threads = intValue(args, ++i, 1, 1024);
                 case "--runs" -> runs = intValue(args, ++i, 1, 1000);
                 case "--warmup" -> warmup = intValue(args, ++i, 0, 1000);
+                case "--warmup-ms" -> warmupMillis = intValue(args, ++i, 0, 600_000);
                 case "--only" -> only = list(args, ++i);
                 case "--pools" -> pools = pools(list(args, ++i));
                 case "--out" -> out = Path.of(value(args, ++i));
@@ -73,7 +81,8 @@ public record Options(boolean quick, int threads, List<String> only, List<PoolKi
         }
         if (runs < 0) runs = quick ? 3 : 5;
         if (warmup < 0) warmup = quick ? 1 : 3;
-        return new Options(quick, threads, only, pools, out, runs, warmup, orderCheck, jvmPerPool);
+        if (warmupMillis < 0) warmupMillis = quick ? 0 : DEFAULT_WARMUP_MILLIS;
+        return new Options(quick, threads, only, pools, out, runs, warmup, warmupMillis, orderCheck, jvmPerPool);
     }
 
     /** @return whether {@code args} asks for the usage text */

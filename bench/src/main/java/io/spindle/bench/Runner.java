@@ -62,9 +62,10 @@ public final class Runner {
                 pools.add(k);
             }
         }
-        progress.note(String.format("spindle-bench: %s run, %d workloads x %s, %d threads, %d runs after %d warm-up",
+        progress.note(String.format("spindle-bench: %s run, %d workloads x %s, %d threads, %d runs after %d warm-up"
+                + " (and at least %d ms of warm-up per pool)",
                 o.quick() ? "quick" : "full", workloads.size(), pools.stream().map(PoolKind::id).toList(),
-                o.threads(), o.runs(), o.warmup()));
+                o.threads(), o.runs(), o.warmup(), o.warmupMillis()));
 
         Bench bench = new Bench(o, progress);
         List<Row> rows = new ArrayList<>();

@@ -20,6 +20,7 @@ class OptionsTest {
         assertEquals(Path.of("bench-results"), o.out());
         assertEquals(5, o.runs());
         assertEquals(3, o.warmup());
+        assertEquals(Options.DEFAULT_WARMUP_MILLIS, o.warmupMillis());
     }
 
     @Test
@@ -39,6 +40,8 @@ class OptionsTest {
     void quickLowersRunsUnlessGiven() {
         assertEquals(3, Options.parse("--quick").runs());
         assertEquals(1, Options.parse("--quick").warmup());
+        assertEquals(0, Options.parse("--quick").warmupMillis());
+        assertEquals(500, Options.parse("--quick", "--warmup-ms", "500").warmupMillis());
         assertEquals(7, Options.parse("--quick", "--runs", "7").runs());
     }
 
@@ -58,6 +61,7 @@ class OptionsTest {
         assertThrows(Options.UsageException.class, () -> Options.parse("--threads"));
         assertThrows(Options.UsageException.class, () -> Options.parse("--pools", "rayon"));
         assertThrows(Options.UsageException.class, () -> Options.parse("--frobnicate"));
+        assertThrows(Options.UsageException.class, () -> Options.parse("--warmup-ms", "-1"));
     }
 
     @Test
