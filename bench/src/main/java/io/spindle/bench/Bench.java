@@ -47,27 +47,19 @@ final class Bench {
     }
 
     /**
-     * Interleaved warm-up rounds until there were at least {@code --warmup} of them and each pool ran the workload
-     * for at least {@code --warmup-ms} in all (the pools of one round share the machine's load, as measured runs do).
+     * Interleaved warm-up rounds until there were at least {@code --warmup} of them and the warm-up took at least
+     * {@code --warmup-ms} per pool in all. In time, not per pool: a pool that is much faster than the others (the
+     * sequential baseline of a tiny workload) would otherwise keep every other pool warming up for minutes.
      */
     private void warmUp(int index, Workload w, List<Target> targets) {
-        long[] spentNanos = new long[targets.size()];
-        long needNanos = options.warmupMillis() * 1_000_000L;
-        for (int round = 1; round <= options.warmup() || min(spentNanos) < needNanos; round++) {
-            for (int k = 0; k < targets.size(); k++) {
-                Target t = targets.get(k);
+        long needNanos = options.warmupMillis() * 1_000_000L * targets.size();
+        long start = System.nanoTime();
+        for (int round = 1; round <= options.warmup() || System.nanoTime() - start < needNanos; round++) {
+            for (Target t : targets) {
                 progress.show(index, w.name(), t.kind().id(), true, round, Math.max(round, options.warmup()));
-                long start = System.nanoTime();
                 w.run(t, true);
-                spentNanos[k] += System.nanoTime() - start;
             }
         }
-    }
-
-    private static long min(long[] values) {
-        long m = Long.MAX_VALUE;
-        for (long v : values) m = Math.min(m, v);
-        return values.length == 0 ? Long.MAX_VALUE : m;
     }
 
     /** Rows grouped by metric (in the order first seen), pools in run order within each metric. */

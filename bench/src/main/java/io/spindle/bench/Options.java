@@ -38,7 +38,7 @@ public record Options(boolean quick, int threads, List<String> only, List<PoolKi
               --out DIR      where results.json, report.md and report.html go (default: bench-results)
               --runs K       measured runs per workload and pool (default 5; 3 with --quick)
               --warmup W     warm-up runs first, not counted (default 3; 1 with --quick)
-              --warmup-ms T  and keep warming up until each pool has run the workload for T ms in all
+              --warmup-ms T  and keep warming up (interleaved) until the warm-up took T ms per pool in all
                              (default 2000; 0 with --quick): a short workload's first few runs end before the
                              JIT has compiled it, and on 2 cores the compiler competes with the workers
               --order-check  afterwards, run everything again in a fresh JVM with the pool order reversed and

@@ -18,7 +18,7 @@ final class Notes {
 
     static String machine(Results r, RunInfo info) {
         return String.format(Locale.ROOT, "JDK %s · %s · %d CPUs · %s · %s run: %d measured runs after %d warm-up "
-                        + "(at least %d ms per pool), %d threads · took %.0f s", r.jdk(), r.os(), r.cpus(), r.date(),
+                        + "(and at least %d ms of warm-up per pool), %d threads · took %.0f s", r.jdk(), r.os(), r.cpus(), r.date(),
                 info.options().quick() ? "quick" : "full", info.options().runs(), info.options().warmup(),
                 info.options().warmupMillis(), info.options().threads(), info.seconds());
     }
@@ -42,9 +42,9 @@ final class Notes {
 
     static List<String> method() {
         return List.of(
-                "Every workload gets fresh pools; warm-up runs come first (at least `--warmup` of them, and more until "
-                        + "each pool has run the workload for `--warmup-ms` in all, so that the JIT has compiled "
-                        + "short workloads), then the measured runs, interleaved "
+                "Every workload gets fresh pools; warm-up runs come first (at least `--warmup` rounds, and more until "
+                        + "the warm-up took `--warmup-ms` per pool in all, so that the JIT has compiled short "
+                        + "workloads), then the measured runs, interleaved "
                         + "(run 1 on every pool, then run 2, ...) so that load from elsewhere on a shared machine hits "
                         + "every pool alike. Every run checks its result.",
                 "The Spindle version calls `pool.install(...)` and uses `Spindle.join` inside; the ForkJoinPool "
