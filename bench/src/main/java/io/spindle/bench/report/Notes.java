@@ -18,7 +18,8 @@ final class Notes {
 
     static String machine(Results r, RunInfo info) {
         return String.format(Locale.ROOT, "JDK %s · %s · %d CPUs · %s · %s run: %d measured runs after %d warm-up "
-                        + "(and at least %d ms of warm-up per pool), %d threads · took %.0f s", r.jdk(), r.os(), r.cpus(), r.date(),
+                        + "(and at least %d ms of warm-up per pool), %d threads · took %.0f s",
+                r.jdk(), r.os(), r.cpus(), r.date(),
                 info.options().quick() ? "quick" : "full", info.options().runs(), info.options().warmup(),
                 info.options().warmupMillis(), info.options().threads(), info.seconds());
     }

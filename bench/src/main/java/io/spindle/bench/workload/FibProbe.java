@@ -1,9 +1,9 @@
 package io.spindle.bench.workload;
 
 import io.spindle.ThreadPool;
+import io.spindle.bench.Stats;
 
 import java.lang.management.ManagementFactory;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.ForkJoinPool;
 
@@ -37,8 +37,8 @@ public final class FibProbe {
                     check(n, pool.install(() -> FibNaive.spindle(n)));
                     check(n, fjp.invoke(new FibNaive.Task(n)));
                 }
-                long[] spindle = new long[runs];
-                long[] forkJoin = new long[runs];
+                double[] spindle = new double[runs];
+                double[] forkJoin = new double[runs];
                 for (int i = 0; i < runs; i++) {
                     long t0 = System.nanoTime();
                     check(n, pool.install(() -> FibNaive.spindle(n)));
@@ -53,10 +53,10 @@ public final class FibProbe {
                 for (int i = 0; i < 5; i++) check(n, fjp.invoke(new FibNaive.Task(n)));
                 long a2 = allocatedBytes();
 
-                double ms = median(spindle) / 1e6;
-                double mf = median(forkJoin) / 1e6;
-                System.out.printf(Locale.ROOT, "fib(%d), %d threads, %s: spindle %.2f ms, fjp %.2f ms, spindle/fjp %.2f;"
-                                + " bytes per join: spindle %.1f, fjp %.1f%n", n, threads,
+                double ms = Stats.of(spindle).median() / 1e6;
+                double mf = Stats.of(forkJoin).median() / 1e6;
+                System.out.printf(Locale.ROOT, "fib(%d), %d threads, %s: spindle %.2f ms, fjp %.2f ms, "
+                                + "spindle/fjp %.2f; bytes per join: spindle %.1f, fjp %.1f%n", n, threads,
                         Runtime.version(), ms, mf, ms / mf, (a1 - a0) / (5.0 * joins), (a2 - a1) / (5.0 * joins));
             } finally {
                 fjp.shutdown();
@@ -66,12 +66,6 @@ public final class FibProbe {
 
     private static void check(int n, long result) {
         if (result != FibNaive.value(n)) throw new AssertionError("fib(" + n + ") = " + result);
-    }
-
-    private static double median(long[] values) {
-        long[] s = values.clone();
-        Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2.0;
     }
 
     private static long allocatedBytes() {

@@ -2,8 +2,9 @@ package io.spindle.internal.latch;
 
 /**
  * A core latch owned by one worker: setting it wakes that worker, and only that worker, if it sleeps on this latch
- * (RFC 5, "A latch has been set"). Used for a join's stolen half, a worker's terminate signal, and any wait of a
- * worker (including a worker of another pool waiting on work it handed to this one).
+ * (RFC 5, "A latch has been set"). Used for a worker's terminate signal and any wait of a worker (including a worker
+ * of another pool waiting on work it handed to this one). A join's stolen half is its own smaller latch
+ * ({@code internal.join.JoinJob}), which wakes its owner by the same rule.
  *
  * <p>The owner's wake-up goes through {@link LatchOwner}, which the owning worker's pool implements.
  */
