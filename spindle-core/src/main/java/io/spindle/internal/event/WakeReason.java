@@ -9,7 +9,10 @@ public enum WakeReason {
     NEW_INTERNAL_JOB,
     /** A thread outside the pool put a job into the injector (JEC, SLEEPY_WORKER). */
     NEW_INJECTED_JOB,
-    /** A worker that found work while more stayed visible woke more sleepers (JEC's cascade, A2). */
+    /**
+     * A worker leaving the idle state woke more sleepers: it found work while more stayed visible (JEC's cascade, A2),
+     * or it left through its latch while work was visible (A4).
+     */
     CASCADE,
     /** A broadcast put a job into every worker's private queue. */
     BROADCAST,

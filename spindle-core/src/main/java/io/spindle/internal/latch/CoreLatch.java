@@ -10,6 +10,7 @@ import java.lang.invoke.VarHandle;
  *
  * <pre>
  *   UNSET --getSleepy--> SLEEPY --fallAsleep--> SLEEPING --wakeUp--> UNSET
+ *                          \-----------------wakeUp (gave up)-------> UNSET
  *     \___________________\_______________________\______set______> SET (final)
  * </pre>
  *
@@ -61,10 +62,15 @@ public abstract class CoreLatch implements Latch {
         return STATE.compareAndSet(this, SLEEPY, SLEEPING); // volatile CAS (L1)
     }
 
-    /** Owner, after waking or giving up on sleep: SLEEPING → UNSET unless the latch was set meanwhile. */
+    /**
+     * Owner, after waking or giving up on sleep: SLEEPY or SLEEPING → UNSET unless the latch was set meanwhile. From
+     * SLEEPY too, so that a sleep sequence that gave up half-way (an Error between the two steps) leaves the latch
+     * where the next {@link #getSleepy} can start again.
+     */
     public final void wakeUp() {
-        if (!probe()) {
-            STATE.compareAndSet(this, SLEEPING, UNSET); // volatile CAS: fails harmlessly if SET won (L1)
+        int s = (int) STATE.getVolatile(this); // volatile: the CAS below decides; only the owner leaves UNSET
+        if (s == SLEEPY || s == SLEEPING) {
+            STATE.compareAndSet(this, s, UNSET); // volatile CAS: fails harmlessly if SET won (L1)
         }
     }
 

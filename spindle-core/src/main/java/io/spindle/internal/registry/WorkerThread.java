@@ -17,7 +17,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * (rayon's {@code WorkerThread::wait_until}). The loop's shape is fixed by
  * {@link io.spindle.internal.sleep.SleepProtocol}; every sleep strategy plugs in behind it.
  */
-public final class WorkerThread extends Thread {
+public final class WorkerThread extends Thread implements IdleState.WorkView {
     private static final VarHandle JOBS_EXECUTED;
     private static final VarHandle STEALS;
     private static final VarHandle RUNNING_DEPTH;
@@ -52,7 +52,7 @@ public final class WorkerThread extends Thread {
         this.registry = registry;
         this.index = index;
         this.sleep = registry.sleep();
-        this.idle = new IdleState(index, this::hasInjectedOrPrivateWork);
+        this.idle = new IdleState(index, this);
         this.terminateLatch = new WorkerLatch(registry, index);
         this.rng = 0x9E3779B97F4A7C15L * (index + 1); // distinct non-zero seeds
     }
@@ -75,11 +75,43 @@ public final class WorkerThread extends Thread {
     public void run() {
         registry.runStartHook(this);
         try {
-            waitUntil(terminateLatch);
+            runUntilTerminated();
         } finally {
             endStealBatchIfAny(); // leaving through the latch skips the idle loop's last failed search
             registry.runExitHook(this);
             registry.workerExited();
+        }
+    }
+
+    /**
+     * The worker's top-level wait. Jobs never throw (execute catches), so only the runtime's own steps can: an Error in
+     * the middle of the sleep path (out of memory inside a lock, a stack overflow). The steps roll themselves back
+     * (their try/finally), so the worker reports the failure as the runtime's, outside the pool's task handler, and
+     * goes on: a worker that died silently would strand the jobs of every later broadcast and its share of the rest.
+     */
+    private void runUntilTerminated() {
+        while (true) {
+            try {
+                waitUntil(terminateLatch);
+                return;
+            } catch (Throwable runtimeFailure) {
+                reportRuntimeFailure(runtimeFailure);
+            }
+        }
+    }
+
+    private void reportRuntimeFailure(Throwable failure) {
+        try {
+            Thread.UncaughtExceptionHandler h = Thread.getDefaultUncaughtExceptionHandler();
+            Throwable report = new IllegalStateException("Spindle worker " + getName()
+                    + ": the runtime's work loop failed; the worker rolled back and carries on", failure);
+            if (h != null) {
+                h.uncaughtException(this, report);
+            } else {
+                report.printStackTrace();
+            }
+        } catch (Throwable ignored) {
+            // Out of memory again, or a throwing handler: nothing is left to report with; carrying on matters more.
         }
     }
 
@@ -111,41 +143,76 @@ public final class WorkerThread extends Thread {
     }
 
     private void waitUntilCold(CoreLatch latch) {
-        outer:
         while (!latch.probe()) {
             // Local work first, before touching any shared sleep state.
             Job job = takeLocalJob();
-            if (job != null) {
-                execute(job);
-                continue;
-            }
-            sleep.startLooking(idle);
-            while (!latch.probe()) {
-                job = findWork();
-                if (job != null) {
-                    sleep.workFound(idle);
-                    endStealBatchIfFull();
-                    execute(job);
-                    continue outer; // the job may have pushed local work
+            if (job == null) {
+                job = searchWhileIdle(latch);
+                if (job == null) {
+                    return; // the latch was set
                 }
-                endStealBatchIfAny(); // the run of finds, and of steals, ended
-                sleep.noWorkFound(idle, latch);
             }
-            // Leaving the idle state: whatever waited for the latch is "work found".
-            sleep.workFound(idle);
-            return;
+            execute(job); // the job may push local work: the next round looks there first
+        }
+    }
+
+    /**
+     * The idle state: full searches until a job turns up or the latch is set, with the protocol's yields and sleeps in
+     * between. {@code leaveIdle} is paired with {@code startLooking} even when a step throws (an Error in the sleep
+     * path), so that the protocol's counters return to rest and a wake-up or hint this worker took is handed on.
+     *
+     * @return the job found, or null if the latch was set
+     */
+    private Job searchWhileIdle(CoreLatch latch) {
+        sleep.startLooking(idle);
+        Job job = null;
+        try {
+            while (job == null && !latch.probe()) {
+                job = findWork(); // takes a job only as its last step: a throw leaves job null
+                if (job == null) {
+                    endStealBatchIfAny(); // the run of finds, and of steals, ended
+                    sleep.noWorkFound(idle, latch);
+                }
+            }
+        } catch (Throwable failure) {
+            leaveIdleAfterFailure(failure);
+            throw failure;
+        }
+        try {
+            sleep.leaveIdle(idle, job != null); // A4: a latch exit hands on what this worker may have been counted for
+        } catch (Throwable failure) {
+            if (job != null) {
+                execute(job); // never drop a job we took; the protocol's failure is reported after it ran
+            }
+            throw failure;
+        }
+        if (job != null) {
+            endStealBatchIfFull();
+        }
+        return job;
+    }
+
+    private void leaveIdleAfterFailure(Throwable failure) {
+        try {
+            sleep.leaveIdle(idle, false);
+        } catch (Throwable second) {
+            try {
+                failure.addSuppressed(second);
+            } catch (Throwable third) {
+                // out of memory recording it: the first failure is the one to report
+            }
         }
     }
 
     /**
      * The idle loop's full search: own deque and broadcast queue, the hinted place, the other deques from a random
-     * victim, the injector. Also tells the sleep protocol whether more work stayed visible where the job came from
-     * (the cascade wakes more workers only then).
+     * victim, the injector. Records where the job came from; the protocol asks whether more stayed there only if it
+     * needs to (JEC's cascade, when sleepers exist: A2).
      */
     private Job findWork() {
         Job job = takeLocalJob();
         if (job != null) {
-            idle.foundWork(!deque.isEmpty() || !broadcasts.isEmpty());
+            idle.foundWork(index);
             return job;
         }
         int hint = idle.takeHint(); // where a waker said the new work is (protocols with hints only)
@@ -167,7 +234,7 @@ public final class WorkerThread extends Thread {
     private Job pollInjectedNoting() {
         Job job = registry.pollInjected();
         if (job != null) {
-            idle.foundWork(registry.hasInjectedJobs());
+            idle.foundWork(IdleState.FOUND_IN_INJECTOR);
         }
         return job;
     }
@@ -177,7 +244,7 @@ public final class WorkerThread extends Thread {
         if (job != null) {
             STEALS.setOpaque(this, steals + 1); // opaque: single writer, read only for statistics
             batchVictims |= 1L << victim.index; // plain, owner only: the shift takes the index modulo 64
-            idle.foundWork(!victim.deque.isEmpty());
+            idle.foundWork(victim.index);
         }
         return job;
     }
@@ -214,9 +281,38 @@ public final class WorkerThread extends Thread {
         return (int) ((x >>> 1) % n);
     }
 
+    // --- what this worker shows its sleep protocol (IdleState.WorkView) ---------------------------------------------
+
     /** The final check before blocking (J5): is there injected work, or a broadcast copy for this worker? */
-    private boolean hasInjectedOrPrivateWork() {
+    @Override
+    public boolean hasInjectedOrPrivateWork() {
         return registry.hasInjectedJobs() || !broadcasts.isEmpty();
+    }
+
+    /** A2: more work where the last job came from: this worker's queues, a victim's deque, or the injector. */
+    @Override
+    public boolean moreWorkAt(int source) {
+        if (source == IdleState.FOUND_IN_INJECTOR) {
+            return registry.hasInjectedJobs();
+        }
+        if (source == index) {
+            return !deque.isEmpty() || !broadcasts.isEmpty();
+        }
+        return !registry.workers()[source].deque.isEmpty();
+    }
+
+    /** A4: any work a sleeper could find: the injector, this worker's private queue, any deque (ours included). */
+    @Override
+    public boolean anyWorkVisible() {
+        if (hasInjectedOrPrivateWork()) {
+            return true;
+        }
+        for (WorkerThread w : registry.workers()) {
+            if (!w.deque.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Runs one job on this worker. Jobs do not throw; the interrupt status is cleared after each (SPEC §1). */

@@ -96,9 +96,7 @@ public final class HintPipeSleep implements SleepProtocol {
 
     public HintPipeSleep(int threads, PoolEvents events) {
         this.events = events;
-        if (threads < 1 || threads > JecCounters.THREADS_MAX) {
-            throw new IllegalArgumentException("threads must be in 1.." + JecCounters.THREADS_MAX + ", got " + threads);
-        }
+        SleepProtocols.checkThreads(threads);
         workers = new PipeSleeper[threads];
         for (int i = 0; i < threads; i++) {
             workers[i] = new PipeSleeper();
@@ -135,12 +133,29 @@ public final class HintPipeSleep implements SleepProtocol {
     }
 
     @Override
-    public void workFound(IdleState idle) {
+    public void leaveIdle(IdleState idle, boolean foundWork) {
+        int hint = idle.unusedHint();
+        if (hint != IdleState.NO_HINT) {
+            forwardHint(hint); // H8: a hint we read but did not follow (latch set, or a local job came first)
+        }
         PipeSleeper me = workers[idle.workerIndex()];
         if (me.readInFlight) { // owner-only field: the hot path touches no shared state
             retract(me);
         }
         idle.reset();
+    }
+
+    /**
+     * H8: a notifier woke us for a job and took our registration off the count, so nobody else was woken for it; if we
+     * leave without following the hint (our latch was set: we return into a job that may now wait for that very job),
+     * the wake-up is handed on, as the notifier would have sent it.
+     */
+    private void forwardHint(int hint) {
+        if (hint == IdleState.HINT_INJECTOR) {
+            notifyAnywhere(1, INJECTOR_CODE); // as an injection: a credit if nobody sleeps (H3)
+        } else {
+            notifyInternal(1, hint); // as a push onto the hinted deque (H4)
+        }
     }
 
     @Override
@@ -208,7 +223,7 @@ public final class HintPipeSleep implements SleepProtocol {
         state.publishThread(Thread.currentThread());
         // L1: a set() from now on either fails our latch CASes or sees SLEEPING and calls notifyWorkerLatchIsSet.
         if (!latch.getSleepy() || !latch.fallAsleep()) {
-            idle.wakeFully(); // the latch is set; workFound will retract our registration
+            idle.wakeFully(); // the latch is set; leaveIdle will retract our registration
             return;
         }
         int code = NO_CODE;
@@ -222,8 +237,8 @@ public final class HintPipeSleep implements SleepProtocol {
         } finally {
             state.setBlocked(false);
             releaseWatch(me);
+            latch.wakeUp(); // L1: back to UNSET unless set, even if blocking threw (leaveIdle then retracts us)
         }
-        latch.wakeUp();
         if (code != NO_CODE) {
             state.readInFlight = false; // H2: we read our hint
             idle.setHint(code == INJECTOR_CODE ? IdleState.HINT_INJECTOR : code);
@@ -385,8 +400,9 @@ public final class HintPipeSleep implements SleepProtocol {
 
     /**
      * The seed's {@code NotifyAnywhere(n)}, from outside the pool and on termination: always takes effect. The count
-     * drops by n even below zero (H3: credit, so that a worker about to register does not block), but never below
-     * -n before the drop: at most n credits wait at a time.
+     * drops by n even below zero (H3: credit, so that a worker about to register does not block), but only from a
+     * count above -n; concurrent notifiers can each pass that test, so the count stays above -(2n-1) for calls with
+     * at most n each, not at -n (H3 states the bound).
      */
     void notifyAnywhere(int n, int code) {
         int s;

@@ -1,10 +1,8 @@
 package io.spindle.internal.sleep;
 
-import java.util.function.BooleanSupplier;
-
 /**
- * One worker's progress through the idle states during one search (rounds, the remembered JEC), owned by that worker
- * alone and reused across searches so the idle path allocates nothing.
+ * One worker's progress through the idle states during one search (rounds, the remembered JEC, a hint, where its last
+ * find came from), owned by that worker alone and reused across searches so the idle path allocates nothing.
  */
 public final class IdleState {
     /** A JEC value no real snapshot is compared with: set whenever the worker is not sleepy. */
@@ -15,24 +13,54 @@ public final class IdleState {
     /** {@link #takeHint()}: the new work is in the injector. */
     public static final int HINT_INJECTOR = -2;
 
+    /** {@link #foundWork(int)}: nothing found in this search yet. */
+    static final int FOUND_NOTHING = -1;
+    /** {@link #foundWork(int)}: the job came from the injector. */
+    public static final int FOUND_IN_INJECTOR = -2;
+
+    /**
+     * What a worker can tell its protocol about the work it can see. Each answer is a racy snapshot; the protocol
+     * rules say which reads are ordered after which atomic step, and so what a snapshot is good for.
+     */
+    @FunctionalInterface
+    public interface WorkView {
+        /** The final check before blocking (J5, H5): is there work in the injector or the worker's private queue? */
+        boolean hasInjectedOrPrivateWork();
+
+        /**
+         * The cascade (A2): is more work visible where the last job came from ({@code source}: a worker index, whose
+         * deque was searched, or {@link #FOUND_IN_INJECTOR})? Default: no.
+         */
+        default boolean moreWorkAt(int source) {
+            return false;
+        }
+
+        /**
+         * Leaving through the latch (A4): is any work visible anywhere a sleeper could find it (the injector, any
+         * deque, this worker's private queue)? Default: the final check's answer.
+         */
+        default boolean anyWorkVisible() {
+            return hasInjectedOrPrivateWork();
+        }
+    }
+
     private final int workerIndex;
+    private final WorkView view;
     private int hint = NO_HINT;
-    private final BooleanSupplier hasInjectedOrPrivateWork;
+    /** Where this search's find came from, for the cascade; asked lazily, only when sleepers exist (A2). */
+    private int foundAt = FOUND_NOTHING;
     int rounds;
     int jecSnapshot = NO_JEC_SNAPSHOT;
-    /** Set with each find: whether more work stayed visible where the job came from (cascade rule, A2). */
-    boolean moreWorkVisible;
     /** JOBS_EVENT_COUNTER's adaptive yield limit for this worker (A1); kept across searches. */
     int roundsUntilSleepy = JecSleep.ROUNDS_UNTIL_SLEEPY;
 
     /**
-     * @param workerIndex              the owning worker
-     * @param hasInjectedOrPrivateWork the final check before blocking: is there work in the injector or the worker's
-     *                                 private queue? (J5 in package-info)
+     * @param workerIndex the owning worker
+     * @param view        what the worker can see of the pool's work (J5's final check, A2's cascade, A4's hand-on)
      */
-    public IdleState(int workerIndex, BooleanSupplier hasInjectedOrPrivateWork) {
+    public IdleState(int workerIndex, WorkView view) {
         this.workerIndex = workerIndex;
-        this.hasInjectedOrPrivateWork = hasInjectedOrPrivateWork;
+        this.view = view;
     }
 
     public int workerIndex() {
@@ -56,28 +84,46 @@ public final class IdleState {
         this.hint = hint;
     }
 
-    boolean hasInjectedOrPrivateWork() {
-        return hasInjectedOrPrivateWork.getAsBoolean();
+    /** Owner (its protocol, leaving the idle state): a hint received and not yet looked at, or {@link #NO_HINT}. */
+    int unusedHint() {
+        return hint;
     }
 
-    /** Start of a search. */
+    boolean hasInjectedOrPrivateWork() {
+        return view.hasInjectedOrPrivateWork();
+    }
+
+    /** A2: whether more work stayed visible where this search's job came from (read now, after the find). */
+    boolean moreWorkVisible() {
+        return foundAt != FOUND_NOTHING && view.moreWorkAt(foundAt);
+    }
+
+    /** A4: whether any work is visible anywhere a sleeper could find it. */
+    boolean anyWorkVisible() {
+        return view.anyWorkVisible();
+    }
+
+    /** Start of a search: forgets the last search's rounds, snapshot, find and any hint it did not use. */
     void reset() {
         rounds = 0;
         jecSnapshot = NO_JEC_SNAPSHOT;
-        moreWorkVisible = false;
+        foundAt = FOUND_NOTHING;
+        hint = NO_HINT;
     }
 
     /**
-     * Owner, when its search found a job: records whether more work stayed visible at that source (its own deque, the
-     * victim's deque, the injector). A racy snapshot is fine: it only steers how many sleepers to wake.
+     * Owner, when its search found a job: records where it came from (a worker index whose deque held it, or
+     * {@link #FOUND_IN_INJECTOR}); whether more stayed there is asked only if the protocol needs it.
      */
-    public void foundWork(boolean moreWorkVisible) {
-        this.moreWorkVisible = moreWorkVisible;
+    public void foundWork(int source) {
+        this.foundAt = source;
     }
 
-    /** Woken, or the latch was set: search from scratch. */
+    /** Woken, or the latch was set: search from scratch. Keeps the hint a wake-up brought (the search uses it). */
     void wakeFully() {
-        reset();
+        rounds = 0;
+        jecSnapshot = NO_JEC_SNAPSHOT;
+        foundAt = FOUND_NOTHING;
     }
 
     /** Work was posted while sleepy: search once more, then get sleepy again (no long yield phase). */

@@ -22,7 +22,7 @@ public final class JecSleep implements SleepProtocol {
      */
     public static final int MIN_ROUNDS_UNTIL_SLEEPY = Math.min(ROUNDS_UNTIL_SLEEPY,
             Math.max(1, Integer.getInteger("spindle.jec.minRoundsUntilSleepy", 4)));
-    /** How many sleepers a worker that leaves the idle state wakes at most (the cascade). */
+    /** How many sleepers a worker that found work while more stayed visible wakes at most (the cascade, A2). */
     public static final int CASCADE_WAKE_LIMIT = 2;
 
     /**
@@ -57,9 +57,7 @@ public final class JecSleep implements SleepProtocol {
     public JecSleep(int threads, IdleJudgement idleJudgement, PoolEvents events) {
         this.idleJudgement = idleJudgement;
         this.events = events;
-        if (threads < 1 || threads > JecCounters.THREADS_MAX) {
-            throw new IllegalArgumentException("threads must be in 1.." + JecCounters.THREADS_MAX + ", got " + threads);
-        }
+        SleepProtocols.checkThreads(threads);
         workers = new WorkerSleepState[threads];
         for (int i = 0; i < threads; i++) {
             workers[i] = new WorkerSleepState();
@@ -80,15 +78,29 @@ public final class JecSleep implements SleepProtocol {
     }
 
     @Override
-    public void workFound(IdleState idle) {
-        adaptRoundsAfterFinding(idle);
-        // "A thread finds work: decrement inactive." Rayon then wakes up to two sleepers so that a burst of new work
-        // spreads (the cascade). A2: only if more work stayed visible where this job came from; otherwise the
-        // woken threads would find nothing (one sparse job used to wake three workers) and the posters' own wake
-        // rule already covers every post.
+    public void leaveIdle(IdleState idle, boolean foundWork) {
+        if (foundWork) {
+            adaptRoundsAfterFinding(idle);
+        }
+        // "A thread leaves the idle state: decrement inactive." SC getAndAdd (J3): the reads of A2 and A4 below come
+        // after it in the synchronization order.
         int sleepers = counters.subInactiveThread();
-        if (idle.moreWorkVisible) {
-            wakeAnyThreads(Math.min(sleepers, CASCADE_WAKE_LIMIT), WakeReason.CASCADE);
+        if (sleepers == 0) {
+            return; // the hot path: nobody to hand anything to, and no work view is read
+        }
+        if (foundWork) {
+            // A2: rayon wakes up to two sleepers here so that a burst of new work spreads (the cascade); we do only if
+            // more work stayed visible where this job came from: one sparse job used to wake three workers, and the
+            // posters' own wake rule already covers every post.
+            if (idle.moreWorkVisible()) {
+                wakeAnyThreads(Math.min(sleepers, CASCADE_WAKE_LIMIT), WakeReason.CASCADE);
+            }
+        } else if (idle.anyWorkVisible()) {
+            // A4: we leave without a job (our latch was set, or a step threw), yet a poster may have counted on us as
+            // an awake idle worker (Option B) and woken nobody. Its counter access came before our decrement above,
+            // and it published its job before that access, so if its job is still waiting we see it now: hand the
+            // wake-up on to one sleeper, which searches from scratch.
+            wakeAnyThreads(1, WakeReason.CASCADE);
         }
     }
 
@@ -130,54 +142,64 @@ public final class JecSleep implements SleepProtocol {
     }
 
     private void sleep(IdleState idle, CoreLatch latch) {
+        int me = idle.workerIndex();
+        Object sleepEvent = events.sleepBegin(me); // JFR (null unless recording): before the sequence, by its rule
         // L1: announce on the latch first, so a set() from now on either fails our CASes or sees SLEEPING and wakes us.
         if (!latch.getSleepy()) {
             return; // the latch is set: the caller's probe will see it
         }
-        WorkerSleepState state = workers[idle.workerIndex()];
-        Object sleepEvent = events.sleepBegin(idle.workerIndex()); // JFR (null unless recording), before J5 and J6
+        WorkerSleepState state = workers[me];
         boolean blocked = false;
-        state.lock.lock();
         try {
-            if (!latch.fallAsleep()) {
-                idle.wakeFully(); // the latch was set between getSleepy and now
-                return;
-            }
-            while (true) {
-                long word = counters.load();
-                if (JecCounters.jobsEventCounter(word) != idle.jecSnapshot) {
-                    // J1: work was posted since we got sleepy (and we did not find it): search once more.
-                    idle.wakePartly(idle.roundsUntilSleepy);
-                    latch.wakeUp();
+            state.lock.lock();
+            boolean countedAsSleeping = false; // our own registration, until blocking hands it to a waker (J2)
+            try {
+                if (!latch.fallAsleep()) {
+                    idle.wakeFully(); // the latch was set between getSleepy and now
                     return;
                 }
-                // J1: registering as sleeping is conditional on the JEC being unchanged, in one CAS.
-                if (counters.tryAddSleepingThread(word)) {
-                    break;
+                while (true) {
+                    long word = counters.load();
+                    if (JecCounters.jobsEventCounter(word) != idle.jecSnapshot) {
+                        // J1: work was posted since we got sleepy (and we did not find it): search once more.
+                        idle.wakePartly(idle.roundsUntilSleepy);
+                        return;
+                    }
+                    // J1: registering as sleeping is conditional on the JEC being unchanged, in one CAS.
+                    if (counters.tryAddSleepingThread(word)) {
+                        countedAsSleeping = true;
+                        break;
+                    }
                 }
-            }
-            // J5: one final look at the injector (and our broadcast queue) after the registration, separated from it
-            // by a full fence. With the poster's fence (newInjectedJobs), either it sees us sleeping and wakes us, or
-            // we see its job here, even if the JEC rolled over (J4).
-            VarHandle.fullFence();
-            if (idle.hasInjectedOrPrivateWork()) {
-                counters.subSleepingThread(); // J2's one exception: nobody will wake us, so we undo our own count
-            } else {
-                // Blocking releases the lock; a waker must take it to see isBlocked, so it cannot slip in between
-                // our registration above and the wait (J6).
-                adaptRoundsAfterBlocking(idle);
-                state.blockUntilWoken();
-                blocked = true;
+                // J5: one final look at the injector (and our broadcast queue) after the registration, separated from
+                // it by a full fence. With the poster's fence (newInjectedJobs), either it sees us sleeping and wakes
+                // us, or we see its job here, even if the JEC rolled over (J4).
+                VarHandle.fullFence();
+                if (!idle.hasInjectedOrPrivateWork()) {
+                    // Blocking releases the lock; a waker must take it to see isBlocked, so it cannot slip in between
+                    // our registration above and the wait (J6). From isBlocked on, the count is the waker's (J2).
+                    adaptRoundsAfterBlocking(idle);
+                    countedAsSleeping = false;
+                    state.blockUntilWoken();
+                    blocked = true;
+                }
+            } finally {
+                // J2's one exception: nobody will wake us, so we undo our own count. Normally after J5's check found
+                // work; also if blocking threw (an Error inside the lock's wait) before a waker took our count.
+                if (countedAsSleeping || state.isBlocked) {
+                    state.isBlocked = false;
+                    counters.subSleepingThread();
+                }
+                state.lock.unlock();
             }
         } finally {
-            state.lock.unlock();
+            latch.wakeUp(); // L1: back to UNSET (from SLEEPY or SLEEPING) unless set; even if a step above threw
         }
         if (blocked) {
             // Read after unlocking: a waker writes these only while isBlocked, which only we set, under the lock.
-            events.sleepEnded(sleepEvent, idle.workerIndex(), state.wokenFor, state.wokenBy);
+            events.sleepEnded(sleepEvent, me, state.wokenFor, state.wokenBy);
         }
         idle.wakeFully();
-        latch.wakeUp();
     }
 
     // --- the posting side -------------------------------------------------------------------------------------------
@@ -207,7 +229,7 @@ public final class JecSleep implements SleepProtocol {
     }
 
     /**
-     * @param fromWorker whether the poster is one of the workers (then "everyone else sleeps" means all but one)
+     * @param fromWorker whether the poster is one of the workers pushing onto its own deque (Option A applies only then)
      * @param why        what the woken workers' WorkerWoken events report
      */
     private void newJobs(int numJobs, boolean queueWasEmpty, boolean fromWorker, WakeReason why) {
@@ -220,14 +242,16 @@ public final class JecSleep implements SleepProtocol {
         if (!queueWasEmpty) {
             // The queue already held work nobody took: the idle threads are not keeping up, so wake more.
             wakeAnyThreads(Math.min(numJobs, sleepers), why);
-        } else if (idleJudgement == IdleJudgement.COUNTERS) {
+        } else if (idleJudgement == IdleJudgement.COUNTERS || !fromWorker) {
+            // Option B, and always for injections (A3): Option A reads an empty local queue as "idle thieves are
+            // about", which says nothing to a poster outside the pool; a busy worker would be taken for an idle one.
             // Option B: idle searchers will find up to awakeButIdle jobs on their own; wake sleepers for the rest.
             int awakeButIdle = JecCounters.awakeButIdleThreads(word);
             if (awakeButIdle < numJobs) {
                 wakeAnyThreads(Math.min(numJobs - awakeButIdle, sleepers), why);
             }
-        } else if (sleepers >= workers.length - (fromWorker ? 1 : 0)) {
-            // Option A: an empty queue suggests idle thieves, unless everyone else is asleep.
+        } else if (sleepers >= workers.length - 1) {
+            // Option A, internal pushes only: an empty queue suggests idle thieves, unless everyone else is asleep.
             wakeAnyThreads(Math.min(numJobs, sleepers), why);
         }
     }
@@ -268,12 +292,12 @@ public final class JecSleep implements SleepProtocol {
 
     @Override
     public long sleeps(int workerIndex) {
-        return workers[workerIndex].sleeps();
+        return workers[workerIndex].counts.sleeps();
     }
 
     @Override
     public long wakeups(int workerIndex) {
-        return workers[workerIndex].wakeups();
+        return workers[workerIndex].counts.wakeups();
     }
 
     @Override

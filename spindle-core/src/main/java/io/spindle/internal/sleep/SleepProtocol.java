@@ -11,23 +11,34 @@ import io.spindle.internal.latch.CoreLatch;
  *   while (!latch.probe()) {
  *       job = own deque or own broadcast queue;  if found: run it, continue      // no sleep-state traffic
  *       startLooking(idle)
- *       while (!latch.probe()) {
- *           job = full search (own, steal, injector);
- *           if found: workFound(idle); run it; continue outer
- *           noWorkFound(idle, latch)             // yields, gets sleepy, or sleeps
+ *       try {
+ *           while (!latch.probe()) {
+ *               job = full search (own, steal, injector);  if found: break
+ *               noWorkFound(idle, latch)         // yields, gets sleepy, or sleeps
+ *           }
+ *       } finally {
+ *           leaveIdle(idle, job != null)          // paired with startLooking even if a step above throws
  *       }
- *       workFound(idle); return
+ *       if job == null: return                    // the latch was set
+ *       run job
  *   }
  * </pre>
  * A search that starts after work was posted must find it (or the protocol must keep the worker awake): this is the
- * premise every protocol's "no lost wake-up" argument rests on.
+ * premise every protocol's "no lost wake-up" argument rests on. A worker that leaves through its latch has not
+ * searched, yet a poster may have counted on it (an awake idle worker, a hint it read): {@link #leaveIdle} is where it
+ * pays that debt (A4, H8 in package-info).
  */
 public interface SleepProtocol {
     /** Worker {@code idle.workerIndex()} found no local work and begins to search. */
     void startLooking(IdleState idle);
 
-    /** The worker found a job (or its latch was set) and leaves the idle state. */
-    void workFound(IdleState idle);
+    /**
+     * The worker leaves the idle state: it found a job ({@code foundWork}), or its latch was set, or a step of the
+     * search threw. Each protocol decides what the worker owes the sleepers on the way out: a cascade when it found
+     * work and more stayed visible (JEC's A2), handing on a wake-up or hint it will not use when it leaves without a
+     * job (A4, H8), giving up the sleepy role (S6). Must not lose a wake-up if called after a failed step.
+     */
+    void leaveIdle(IdleState idle, boolean foundWork);
 
     /**
      * A full search found nothing: yield, get sleepy, or block until woken. Returns after at most one of those; the

@@ -8,6 +8,19 @@ public final class SleepProtocols {
     private SleepProtocols() {}
 
     /**
+     * The protocols' shared argument check: their counters hold at most {@link JecCounters#THREADS_MAX} workers.
+     *
+     * @return {@code threads}
+     * @throws IllegalArgumentException naming the value if it is out of range
+     */
+    static int checkThreads(int threads) {
+        if (threads < 1 || threads > JecCounters.THREADS_MAX) {
+            throw new IllegalArgumentException("threads must be in 1.." + JecCounters.THREADS_MAX + ", got " + threads);
+        }
+        return threads;
+    }
+
+    /**
      * @throws java.io.UncheckedIOException for HINT_PIPE, if the OS refuses a pipe or selector (e.g. out of file
      *                                      descriptors)
      */

@@ -73,9 +73,7 @@ public final class SleepyWorkerSleep implements SleepProtocol {
 
     public SleepyWorkerSleep(int threads, PoolEvents events) {
         this.events = events;
-        if (threads < 1 || threads > JecCounters.THREADS_MAX) {
-            throw new IllegalArgumentException("threads must be in 1.." + JecCounters.THREADS_MAX + ", got " + threads);
-        }
+        SleepProtocols.checkThreads(threads);
         counts = SleepCounts.forWorkers(threads);
     }
 
@@ -111,10 +109,11 @@ public final class SleepyWorkerSleep implements SleepProtocol {
     }
 
     @Override
-    public void workFound(IdleState idle) {
+    public void leaveIdle(IdleState idle, boolean foundWork) {
         // S6: a worker that may be the sleepy one stops being sleepy ("work_found" in the seed), else no other worker
         // could ever get sleepy and fall asleep. Only rounds past ROUNDS_UNTIL_SLEEPY can hold the id: the hot path
-        // touches no shared state.
+        // touches no shared state. Leaving through the latch owes nothing more: every tickle wakes every sleeper (S5),
+        // so no poster counted on this worker alone.
         if (idle.rounds > ROUNDS_UNTIL_SLEEPY) {
             stopBeingSleepy(idle.workerIndex());
         }
@@ -181,6 +180,7 @@ public final class SleepyWorkerSleep implements SleepProtocol {
     /** Round ROUNDS_UNTIL_ASLEEP: the sleepy worker falls asleep unless it was tickled or its latch was set. */
     private void sleep(IdleState idle, CoreLatch latch) {
         int me = idle.workerIndex();
+        Object sleepEvent = events.sleepBegin(me); // JFR (null unless recording): before the sequence, by its rule
         // L1: announce on the latch first; a set() from now on either fails our latch CASes or sees SLEEPING and calls
         // notifyWorkerLatchIsSet, which tickles.
         if (!latch.getSleepy()) {
@@ -189,44 +189,51 @@ public final class SleepyWorkerSleep implements SleepProtocol {
             return;
         }
         SleepCounts count = counts[me];
-        Object sleepEvent = events.sleepBegin(me); // JFR (null unless recording), before S4's sequence
         WakeReason wokenFor = null;                // set only if we blocked
         Thread wokenBy = null;
-        lock.lock();
         try {
-            if (!latch.fallAsleep()) {
-                stopBeingSleepy(me); // S6: set between getSleepy and now
-                idle.wakeFully();
-                return;
+            lock.lock();
+            try {
+                if (!latch.fallAsleep()) {
+                    stopBeingSleepy(me); // S6: set between getSleepy and now
+                    idle.wakeFully();
+                    return;
+                }
+                long word = (long) STATE.getVolatile(this); // volatile: we CAS from exactly this value below
+                if (!workerIsSleepy(word, me)) {
+                    // Scenario 2 (get-sleepy-then-get-tickled): a tickle after we got sleepy cleared our id; it may have
+                    // posted work our searches missed, so we do not sleep.
+                    latch.wakeUp();
+                    idle.wakeFully();
+                    return;
+                }
+                int ourGeneration = generation;
+                // Scenario 3 (fall-asleep-then-get-tickled), S4: the CAS removes us as the sleepy one and sets the sleeping
+                // bit in one step, and it succeeds only if no tickle came since we got sleepy (S1: only a tickle changes
+                // the word while we are sleepy). It is sequentially consistent (S2): a later tickle's load sees the bit and
+                // takes the lock to signal, which it can only get once tickled.await below has released it.
+                if (STATE.compareAndSet(this, word, SLEEPING)) {
+                    count.countSleep();
+                    // S4: wait until a tickle moves the generation. A spurious return re-waits; an interrupt does not end
+                    // the wait (awaitUninterruptibly keeps the interrupt status for the caller). A tickle that cleared the
+                    // bit between our CAS and now cannot have signalled yet: it needs the lock we hold.
+                    do {
+                        tickled.awaitUninterruptibly();
+                    } while (generation == ourGeneration);
+                    count.countWakeup();
+                    wokenFor = lastTickleReason; // plain reads under the lock: the tickle that woke us, or a later one
+                    wokenBy = lastTickler;
+                }
+                // A failed CAS: a tickle cleared our id just now (scenario 2 again); search again instead of sleeping.
+            } finally {
+                lock.unlock();
             }
-            long word = (long) STATE.getVolatile(this); // volatile: we CAS from exactly this value below
-            if (!workerIsSleepy(word, me)) {
-                // Scenario 2 (get-sleepy-then-get-tickled): a tickle after we got sleepy cleared our id; it may have
-                // posted work our searches missed, so we do not sleep.
-                latch.wakeUp();
-                idle.wakeFully();
-                return;
-            }
-            int ourGeneration = generation;
-            // Scenario 3 (fall-asleep-then-get-tickled), S4: the CAS removes us as the sleepy one and sets the sleeping
-            // bit in one step, and it succeeds only if no tickle came since we got sleepy (S1: only a tickle changes
-            // the word while we are sleepy). It is sequentially consistent (S2): a later tickle's load sees the bit and
-            // takes the lock to signal, which it can only get once tickled.await below has released it.
-            if (STATE.compareAndSet(this, word, SLEEPING)) {
-                count.countSleep();
-                // S4: wait until a tickle moves the generation. A spurious return re-waits; an interrupt does not end
-                // the wait (awaitUninterruptibly keeps the interrupt status for the caller). A tickle that cleared the
-                // bit between our CAS and now cannot have signalled yet: it needs the lock we hold.
-                do {
-                    tickled.awaitUninterruptibly();
-                } while (generation == ourGeneration);
-                count.countWakeup();
-                wokenFor = lastTickleReason; // plain reads under the lock: the tickle that woke us, or a later one
-                wokenBy = lastTickler;
-            }
-            // A failed CAS: a tickle cleared our id just now (scenario 2 again); search again instead of sleeping.
-        } finally {
-            lock.unlock();
+        } catch (Throwable failure) {
+            // An Error inside the lock or its wait: give up the sleepy role (S6) and the latch announcement (L1), so
+            // that the next search can get sleepy again; the sleeping bit, if we set it, is cleared by the next tickle.
+            stopBeingSleepy(me);
+            latch.wakeUp();
+            throw failure;
         }
         if (wokenFor != null) {
             events.sleepEnded(sleepEvent, me, wokenFor, wokenBy);

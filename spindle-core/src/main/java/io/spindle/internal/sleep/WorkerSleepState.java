@@ -2,8 +2,6 @@ package io.spindle.internal.sleep;
 
 import io.spindle.internal.event.WakeReason;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -13,19 +11,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * cache line of its neighbour's state.
  */
 final class WorkerSleepState {
-    private static final VarHandle SLEEPS;
-    private static final VarHandle WAKEUPS;
-
-    static {
-        try {
-            MethodHandles.Lookup l = MethodHandles.lookup();
-            SLEEPS = l.findVarHandle(WorkerSleepState.class, "sleeps", long.class);
-            WAKEUPS = l.findVarHandle(WorkerSleepState.class, "wakeups", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     @SuppressWarnings("unused")
     private long p00, p01, p02, p03, p04, p05, p06, p07;
     final ReentrantLock lock = new ReentrantLock();
@@ -39,19 +24,31 @@ final class WorkerSleepState {
      */
     WakeReason wokenFor;
     Thread wokenBy;
-    private long sleeps;  // written by the owner only
-    private long wakeups; // written by the owner only
+    /** The owner's sleep statistics (their own padding keeps the owner's counting off a waker's line). */
+    final SleepCounts counts = new SleepCounts();
     @SuppressWarnings("unused")
     private long p10, p11, p12, p13, p14, p15, p16, p17;
 
-    /** Owner, holding the lock: blocks until a waker clears {@code isBlocked}. Interrupts do not end the wait. */
+    /**
+     * Owner, holding the lock: blocks until a waker clears {@code isBlocked}. Interrupts do not end the wait. Returns,
+     * or throws, holding the lock.
+     */
     void blockUntilWoken() {
         isBlocked = true;
-        SLEEPS.setOpaque(this, sleeps + 1); // opaque: single writer, statistics readers need no ordering
-        do {
-            wakeUp.awaitUninterruptibly(); // a spurious return re-checks the flag
-        } while (isBlocked);
-        WAKEUPS.setOpaque(this, wakeups + 1);
+        counts.countSleep();
+        try {
+            do {
+                wakeUp.awaitUninterruptibly(); // a spurious return re-checks the flag
+            } while (isBlocked);
+        } catch (Throwable failure) {
+            // An Error inside the wait (JDK 17's AQS allocates a node there): the caller's cleanup reads isBlocked and
+            // takes its count back, under the lock, which the wait may have left released.
+            if (!lock.isHeldByCurrentThread()) {
+                lock.lock();
+            }
+            throw failure;
+        }
+        counts.countWakeup();
     }
 
     /**
@@ -81,13 +78,5 @@ final class WorkerSleepState {
         wokenFor = why;
         wokenBy = Thread.currentThread();
         return true;
-    }
-
-    long sleeps() {
-        return (long) SLEEPS.getOpaque(this);
-    }
-
-    long wakeups() {
-        return (long) WAKEUPS.getOpaque(this);
     }
 }

@@ -17,7 +17,11 @@
  * calls {@code startLooking} and searches in rounds: own deque, own broadcast queue, the other workers' deques from a
  * random victim, the injector. After a failed search it calls {@code noWorkFound}: the first rounds yield; at the
  * worker's current limit (rayon's fixed {@code ROUNDS_UNTIL_SLEEPY} = 32 at most, see A1) it announces itself sleepy;
- * one more round later it tries to sleep. Finding work calls {@code workFound}.
+ * one more round later it tries to sleep. Leaving the idle state calls {@code leaveIdle(idle, foundWork)}, paired with
+ * {@code startLooking} by {@code try/finally}: when a job turned up, when the latch was set, and when a step threw (an
+ * Error in the sleep path). A worker leaving through its latch has not searched, yet a poster may have counted on it;
+ * {@code leaveIdle} is where each protocol hands on what the worker was counted for (A4, H8; SLEEPY_WORKER owes nothing,
+ * its tickles wake everyone).
  *
  * <h2>Departures from rayon, measured</h2>
  * Round counts and whom to wake decide only how much CPU idle workers burn and how fast work spreads, never whether a
@@ -30,23 +34,39 @@
  *       goes back to sleep after a few rounds instead of 33; in a busy phase, where searches succeed late, it spins as
  *       long as rayon does.</dd>
  *   <dt>A2 - the cascade needs visible work.</dt>
- *   <dd>Rayon wakes up to two sleepers whenever a worker leaves the idle state. Spindle does so only when the search
- *       that ended it left more work visible at the same source (the victim's deque, the injector, its own deque);
- *       leaving because a latch was set, or taking a lone job, wakes nobody. Without it one sparse job woke three
- *       workers.</dd>
+ *   <dd>SPEC §3 and rayon wake up to two sleepers whenever a worker leaves the idle state. Spindle does so only when
+ *       the worker found a job and the search that found it left more work visible at the same source (the victim's
+ *       deque, the injector, its own deque); whether more is there is read only when sleepers exist. Taking a lone job
+ *       wakes nobody: without this, one sparse job woke three workers. Rayon's unconditional cascade was also what
+ *       covered a worker that leaves through its latch (the poster counted on it as awake and idle); A4 now does that
+ *       job explicitly, so A2 stays safe: the posters' wake rule covers every post made while the worker searches, and
+ *       A4 every post made while it was counted but did not search.</dd>
  *   <dt>A3 - RFC 5's open question, as a switch.</dt>
  *   <dd>When a job lands in a queue that was empty, are there awake idle workers to take it? Option B (the default,
  *       as in rayon) reads {@code inactive - sleeping} from the counters; Option A, the local-queue heuristic, wakes
  *       a sleeper only if every other worker sleeps. Both wake {@code min(jobs, sleepers)} when the queue already
  *       held work. Chosen per JVM with {@code -Dspindle.jec.idleJudgement=counters|queue} so that benchmarks can
- *       compare them; neither affects J1-J6.</dd>
+ *       compare them; neither affects J1-J6. Option A applies only to a worker pushing onto its own deque: an
+ *       injection is always judged by the counters, because an empty injector says nothing about idle thieves to a
+ *       poster outside the pool (with A a busy worker was taken for an idle one, and an injected job waited until
+ *       that worker's job ended).</dd>
+ *   <dt>A4 - a worker leaving through its latch hands the wake-up on.</dt>
+ *   <dd>Option B counts on awake idle workers ({@code inactive - sleeping}) and may wake nobody for a post. If such a
+ *       worker then leaves because its latch was set, it returns into its job without searching, and the post would
+ *       wait while others sleep: forever if the job now waits for it (an outside thread completes the latch, then
+ *       posts). So {@code leaveIdle} without a job decrements {@code inactive} (SC), and if sleepers remain and any
+ *       work is visible (injector, any deque, its private queue) wakes one, which searches from scratch. Why that
+ *       suffices: a poster that counted on this worker read the counters before the decrement in their total order
+ *       (J3) and published its job before that read (the injector's fence, J5), so a job still waiting is seen here;
+ *       if it was taken already, nobody needs waking. Spin: {@code model/jec.pml} with {@code USER_BLOCK}. Rayon
+ *       reaches the same end with its unconditional cascade (A2).</dd>
  * </dl>
  *
  * <h2>The counters</h2>
  * {@link io.spindle.internal.sleep.JecCounters}: one 64-bit word holding sleeping threads (bits 0-15), inactive
  * threads (16-31) and the jobs event counter, JEC (32-63). Even JEC = "sleepy": no work was posted since a worker last
- * got sleepy; odd = "active". Starting to look increments inactive; finding work decrements it; registering to sleep
- * increments sleeping; waking a sleeper decrements it.
+ * got sleepy; odd = "active". Starting to look increments inactive; leaving the idle state decrements it; registering
+ * to sleep increments sleeping; waking a sleeper decrements it.
  *
  * <h2>Invariants</h2>
  * <dl>
@@ -57,14 +77,15 @@
  *       the announcement and before the registration is never slept through (modulo J4).</dd>
  *   <dt>J2 - the waker, not the sleeper, decrements {@code sleeping}.</dt>
  *   <dd>It does so at once, under the sleeper's lock, so other posters do not wake a thread that is already waking.
- *       The one exception: a worker whose final check (J5) finds work undoes its own registration.</dd>
+ *       The one exception: a worker whose final check (J5) finds work, or whose blocking threw (an Error inside the
+ *       lock's wait) while no waker had taken it, undoes its own registration.</dd>
  *   <dt>J3 - every counter access is sequentially consistent.</dt>
  *   <dd>Loads are volatile, updates are CAS or getAndAdd; together with the two fences of J5 they form one total
  *       order, which the proof of J5 needs.</dd>
  *   <dt>J4 - JEC roll-over is tolerated.</dt>
  *   <dd>The JEC has 32 bits and wraps; after exactly 2^31 posts a sleepy worker may see "unchanged" and sleep through a
- *       post. For internal posts that costs only parallelism (the poster is awake and runs its own job); for injected
- *       posts J5 prevents the hang.</dd>
+ *       post. For internal posts that costs only parallelism (see "Internal pushes" below); for injected posts J5
+ *       prevents the hang.</dd>
  *   <dt>J5 - the two fences: an injected job is never slept through.</dt>
  *   <dd>The injector: push the job; full fence; read the counters (to wake). The sleeper: register as sleeping; full
  *       fence; read the injector (and its own broadcast queue). Whichever fence comes first in the total order, either
@@ -72,7 +93,7 @@
  *       The poster's fence is needed even without roll-over: a poster that finds the JEC already odd writes nothing
  *       to the counters, so only the fence orders its job's publication before its read of the sleeping count (spin:
  *       {@code model/jec.pml}, variant without the poster fence).
- *       Internal pushes need no fence: their poster is an awake worker.</dd>
+ *       Internal pushes have no fence (as in rayon): see "Internal pushes" below for what they are promised.</dd>
  *   <dt>J6 - no wake-up between registration and blocking.</dt>
  *   <dd>The sleeper takes its own lock before it registers and holds it until the condition wait releases it; a
  *       waker takes the same lock to read {@code isBlocked}. So a waker that saw the registration either finds the
@@ -84,7 +105,7 @@
  * not empty before, the awake workers are not keeping up: wake {@code min(jobs, sleepers)}. Otherwise count on the
  * awake-but-idle workers ({@code inactive - sleeping}) to find the jobs and wake sleepers only for the rest. A worker
  * that finds work while more stays visible wakes up to two sleepers ({@code CASCADE_WAKE_LIMIT}, A2), so that a burst
- * spreads. Injections add J5's fence first. Broadcasts put one job in every worker's private queue and wake every sleeper.
+ * spreads; one that leaves through its latch while work is visible wakes one (A4). Injections add J5's fence first. Broadcasts put one job in every worker's private queue and wake every sleeper.
  *
  * <h2>Latches</h2>
  * <dl>
@@ -94,8 +115,24 @@
  *       SET and wakes the owner only if the old state was SLEEPING. If the setter swapped over UNSET or SLEEPY, the
  *       owner's next CAS fails and it does not block; if over SLEEPING, the owner holds or held its lock with the
  *       state SLEEPING, so the setter's lock-and-wake finds it blocked or waits until it is (J6). Owners of other
- *       latches are never disturbed: a worker blocked on a different latch would only wake to sleep again.</dd>
+ *       latches are never disturbed: a worker blocked on a different latch would only wake to sleep again. A sleep
+ *       sequence that gives up, or throws, puts SLEEPY or SLEEPING back to UNSET in a {@code finally}, so the next
+ *       {@code getSleepy} can start again.</dd>
  * </dl>
+ *
+ * <h2>Internal pushes: what they are promised</h2>
+ * A worker pushing onto its own deque makes no fence (all three protocols: J5, S3, H4), because every join pushes and a
+ * full fence per push costs the fine-grained rows. A search that starts after the push became visible finds the job,
+ * and a sleeper the poster saw is woken; what the missing fence allows is that a worker registering to sleep at the
+ * same instant misses the push while the pusher misses the registration. The job is then run by the pusher when its
+ * job next returns to the worker loop (it pops its own deque first), by a worker that any later post or cascade wakes,
+ * or, since A4 and H8, by a worker whose latch exit saw it. The promise therefore holds for jobs that wait through
+ * Spindle (join, scope, install, a pool's CompletableFuture, a cross-pool install: they run the worker loop while
+ * waiting). A job that pushes work and then blocks <em>outside</em> the pool (a {@code java.util.concurrent} lock,
+ * {@code Thread.sleep}, a socket read) may hold its own pushed jobs back until it returns, and if it waits for one of
+ * them, may wait for ever: as in rayon (and FJP without a {@code ManagedBlocker}), such a job should hand the work to
+ * the pool through an injection (from a thread outside it) or wait through Spindle. Injections and broadcasts have the
+ * fences and are never stranded.
  *
  * <h2>SLEEPY_WORKER</h2>
  * {@link io.spindle.internal.sleep.SleepyWorkerSleep}: rayon-core's legacy protocol (seed
@@ -113,7 +150,7 @@
  * it keeps searching; after each failed search it checks it is still sleepy (if a tickle cleared it, it starts over at
  * round 0). At round {@code ROUNDS_UNTIL_ASLEEP} (64) it falls asleep: latch UNSET to SLEEPY, take the lock, latch
  * SLEEPY to SLEEPING, then one CAS from the word naming it sleepy to exactly "asleep bit, nobody sleepy", then wait on
- * the condition. {@code workFound} gives the sleepy role up. Posting work, injecting, broadcasting, setting a latch
+ * the condition. {@code leaveIdle} gives the sleepy role up. Posting work, injecting, broadcasting, setting a latch
  * whose owner is SLEEPING ({@code notifyWorkerLatchIsSet}) and termination <em>tickle</em>: a load; if the word is not
  * 0, swap it to 0; if the old word had the asleep bit, signal all sleepers under the lock.
  *
@@ -132,8 +169,7 @@
  *   <dd>{@code ROUNDS_UNTIL_ASLEEP > ROUNDS_UNTIL_SLEEPY}. Work posted before the get-sleepy CAS with a tickle that saw
  *       no sleepy worker is found by that search (S2); work posted after it clears the sleepy id (S1). Injections and
  *       broadcasts are published by volatile CASes, so the argument is exact and no final check of the injector is
- *       needed; internal pushes are release stores, and if every searcher misses one, the pusher, which is awake,
- *       runs it.</dd>
+ *       needed; internal pushes are release stores (see "Internal pushes").</dd>
  *   <dt>S4 - falling asleep holds the lock from the CAS until the wait; sleepers wait for a generation change.</dt>
  *   <dd>The seed's scenario 3 (fall-asleep-then-get-tickled): a tickle that sees the asleep bit takes the lock to
  *       signal, which it gets only once the sleeper waits. The tickle moves a generation counter under the lock, and a
@@ -169,7 +205,7 @@
  * there; leave on a hint or a wake request; else block (the watcher in {@code Selector.select}, the others in
  * {@code LockSupport.park}). Leaving: clear {@code blocked}, give the watch up and hand it to another blocked worker,
  * store the hint, and if it read no hint, <em>retract</em> its registration while the count is positive. A worker that
- * finds work while registered retracts too.
+ * leaves the idle state while registered retracts too, after forwarding a hint it did not follow (H8).
  *
  * <h3>Invariants</h3>
  * <dl>
@@ -194,8 +230,8 @@
  *   <dt>H4 - register, search once more, then block.</dt>
  *   <dd>A notifier publishes its job, then loads the count; a worker increments the count, then searches. Either the
  *       notifier sees the registration (and writes a hint), or the worker's search comes after the post. A final
- *       check of the injector and the private queue follows {@code blocked}; internal pushes missed by every searcher
- *       are run by their (awake) pusher.</dd>
+ *       check of the injector and the private queue follows {@code blocked}; for internal pushes missed by every
+ *       searcher, see "Internal pushes".</dd>
  *   <dt>H5 - latch sets and broadcasts wake a specific worker, not through the pipe.</dt>
  *   <dd>Waker: set the worker's wake request, unpark it if blocked, {@code selector.wakeup()} if it is the watcher.
  *       Sleeper: clear the request before checking its latch and queues, and check the request after taking its
@@ -212,6 +248,12 @@
  *   <dd>An interrupted blocking channel operation closes the channel, so both pipe ends are non-blocking; the watcher
  *       blocks in {@code Selector.select}, which an interrupt only wakes. While blocking, a worker clears its interrupt
  *       status (park and select would return at once) and restores it when it leaves.</dd>
+ *   <dt>H8 - a hint read and not followed is forwarded.</dt>
+ *   <dd>The notifier that wrote it took the reader's registration off the count (H1), so nobody else was woken for its
+ *       job. A worker that leaves the idle state without looking where its hint points (its latch was set, or local
+ *       work came first) sends the wake-up on as the notifier would have: {@code notifyAnywhere(1)} for the injector,
+ *       {@code notifyInternal(1)} naming the same deque. {@code IdleState.reset} drops any hint, so none survives into
+ *       a later search. Spin: {@code model/hint.pml} with {@code USER_BLOCK}.</dd>
  * </dl>
  * Resources: the pipe and selector are released by {@code SleepProtocol.close()}, which the pool calls once every
  * worker has exited.

@@ -229,7 +229,7 @@ class HintPipeSleepTest {
         WorkerLatch latch = latchFor(sleep, 1);
         for (int i = 0; i < 2_000; i++) {
             idleUntilRegistered(sleep, idle, latch);
-            sleep.workFound(idle);
+            sleep.leaveIdle(idle, true);
             long pending = sleep.hintsWritten() - sleep.hintsRead();
             assertTrue(pending <= n, "H2: at most one hint per worker in the pipe, saw " + pending);
         }
@@ -249,7 +249,7 @@ class HintPipeSleepTest {
         WorkerLatch latch = latchFor(sleep, 0);
         idleUntilRegistered(sleep, idle, latch);
         assertEquals(1, sleep.sleepersCount());
-        sleep.workFound(idle);
+        sleep.leaveIdle(idle, true);
         assertEquals(0, sleep.sleepersCount());
         sleep.newInternalJobs(1, 1, true);
         assertEquals(0, sleep.hintsWritten(), "nobody left to wake");
@@ -263,7 +263,7 @@ class HintPipeSleepTest {
         idleUntilRegistered(sleep, idle, latch);
         sleep.newInternalJobs(2, 1, true); // takes our registration, writes a hint for it
         assertEquals(0, sleep.sleepersCount());
-        sleep.workFound(idle);             // we found work anyway: nothing to retract (H2)
+        sleep.leaveIdle(idle, true);             // we found work anyway: nothing to retract (H2)
         assertEquals(0, sleep.sleepersCount());
         idleUntilRegistered(sleep, idle, latch); // no new registration: we still owe a read
         assertEquals(0, sleep.sleepersCount());
@@ -405,7 +405,7 @@ class HintPipeSleepTest {
         latch.set();
         sleep.noWorkFound(idle, latch);
         assertEquals(0, sleep.sleeps(0));
-        sleep.workFound(idle);
+        sleep.leaveIdle(idle, true);
         assertEquals(0, sleep.sleepersCount());
     }
 

@@ -163,7 +163,7 @@ class JecSleepTest {
                 while (!latch.probe()) {
                     sleep.noWorkFound(idle, latch); // blocks: a wasted spin (A1)
                 }
-                sleep.workFound(idle);
+                sleep.leaveIdle(idle, true);
             });
             worker.start();
             awaitSleeping(sleep, 1);
@@ -186,12 +186,12 @@ class JecSleepTest {
             while (idle.rounds < before) { // fail searches up to the limit, then find work
                 sleep.noWorkFound(idle, latch);
             }
-            sleep.workFound(idle);
+            sleep.leaveIdle(idle, true);
             assertEquals(Math.min(JecSleep.ROUNDS_UNTIL_SLEEPY, before * 2), idle.roundsUntilSleepy);
         }
         sleep.startLooking(idle);
         sleep.noWorkFound(idle, latch);
-        sleep.workFound(idle); // found after one round: no change
+        sleep.leaveIdle(idle, true); // found after one round: no change
         assertEquals(JecSleep.ROUNDS_UNTIL_SLEEPY, idle.roundsUntilSleepy);
     }
 
@@ -210,16 +210,28 @@ class JecSleepTest {
             sleepers[i].start();
         }
         awaitSleeping(sleep, 3);
-        IdleState finder = new IdleState(3, () -> false);
+        AtomicBoolean moreAtSource = new AtomicBoolean();
+        IdleState finder = new IdleState(3, new IdleState.WorkView() {
+            @Override
+            public boolean hasInjectedOrPrivateWork() {
+                return false;
+            }
+
+            @Override
+            public boolean moreWorkAt(int source) {
+                return source == 0 && moreAtSource.get();
+            }
+        });
         sleep.startLooking(finder);
-        finder.foundWork(false); // e.g. took the injector's only job
-        sleep.workFound(finder);
+        finder.foundWork(0); // e.g. took worker 0's only job
+        sleep.leaveIdle(finder, true);
         Thread.sleep(50);
         assertEquals(3, JecCounters.sleepingThreads(sleep.counters().load()), "A2: nothing visible, nobody woken");
 
         sleep.startLooking(finder);
-        finder.foundWork(true); // the victim's deque still holds work
-        sleep.workFound(finder);
+        finder.foundWork(0);
+        moreAtSource.set(true); // worker 0's deque still holds work
+        sleep.leaveIdle(finder, true);
         assertEquals(1, JecCounters.sleepingThreads(sleep.counters().load()), "cascade: two woken");
         for (WorkerLatch l : latches) {
             l.set();
@@ -227,6 +239,64 @@ class JecSleepTest {
         for (Thread t : sleepers) {
             t.join();
         }
+    }
+
+    /** Starts {@code n} sleepers (workers 0..n-1) and waits until all are blocked. */
+    private static Thread[] startSleepers(JecSleep sleep, WorkerLatch[] latches) throws InterruptedException {
+        Thread[] sleepers = new Thread[latches.length];
+        for (int i = 0; i < sleepers.length; i++) {
+            IdleState idle = new IdleState(i, () -> false);
+            WorkerLatch latch = latches[i] = latchFor(sleep, i);
+            sleepers[i] = new Thread(() -> {
+                idleUntilSleepy(sleep, idle, latch);
+                sleep.noWorkFound(idle, latch); // blocks once; a woken sleeper ends, so counts stay put
+            });
+            sleepers[i].start();
+        }
+        awaitSleeping(sleep, sleepers.length);
+        return sleepers;
+    }
+
+    private static void stopSleepers(Thread[] sleepers, WorkerLatch[] latches) throws InterruptedException {
+        for (WorkerLatch l : latches) {
+            l.set();
+        }
+        for (Thread t : sleepers) {
+            t.join();
+        }
+    }
+
+    @Test
+    void aLatchExitHandsTheWakeUpOnOnlyWhenWorkIsVisible() throws Exception {
+        JecSleep sleep = new JecSleep(3);
+        WorkerLatch[] latches = new WorkerLatch[2];
+        Thread[] sleepers = startSleepers(sleep, latches);
+        AtomicBoolean injected = new AtomicBoolean();
+        IdleState leaver = new IdleState(2, injected::get);
+
+        sleep.startLooking(leaver); // worker 2: awake and idle, so a poster counts on it (Option B)
+        sleep.newInjectedJobs(1, true);
+        assertEquals(2, JecCounters.sleepingThreads(sleep.counters().load()), "Option B: the idle worker will find it");
+        sleep.leaveIdle(leaver, false); // ...but its latch was set; the job has been taken meanwhile
+        assertEquals(2, JecCounters.sleepingThreads(sleep.counters().load()), "A4: nothing visible, nobody woken");
+
+        sleep.startLooking(leaver);
+        injected.set(true);
+        sleep.newInjectedJobs(1, true);
+        assertEquals(2, JecCounters.sleepingThreads(sleep.counters().load()));
+        sleep.leaveIdle(leaver, false); // the latch was set and the injected job still waits
+        assertEquals(1, JecCounters.sleepingThreads(sleep.counters().load()), "A4: exactly one sleeper woken");
+        stopSleepers(sleepers, latches);
+    }
+
+    @Test
+    void injectionsAreJudgedByTheCountersEvenUnderOptionA() throws Exception {
+        JecSleep sleep = new JecSleep(2, JecSleep.IdleJudgement.QUEUE);
+        WorkerLatch[] latches = new WorkerLatch[1];
+        Thread[] sleepers = startSleepers(sleep, latches); // worker 0 sleeps, worker 1 is busy (not inactive)
+        sleep.newInjectedJobs(1, true); // Option A would take the busy worker for an idle thief and wake nobody
+        assertEquals(0, JecCounters.sleepingThreads(sleep.counters().load()), "A3: the sleeper is woken");
+        stopSleepers(sleepers, latches);
     }
 
     @Test

@@ -115,7 +115,7 @@ class SleepyWorkerSleepTest {
         assertEquals(SleepyWorkerSleep.ROUNDS_UNTIL_SLEEPY, idle1.rounds, "worker 1 waits its turn to get sleepy");
         assertEquals(SleepyWorkerSleep.sleepyId(0), sleep.loadState());
 
-        sleep.workFound(idle0); // S6: worker 0 gives the role up
+        sleep.leaveIdle(idle0, true); // S6: worker 0 gives the role up
         assertEquals(SleepyWorkerSleep.AWAKE, sleep.loadState());
         sleep.noWorkFound(idle1, latch1);
         assertEquals(SleepyWorkerSleep.sleepyId(1), sleep.loadState());
@@ -224,7 +224,7 @@ class SleepyWorkerSleepTest {
             while (!latch1.probe()) {
                 sleep.noWorkFound(idle, latch1);
             }
-            sleep.workFound(idle);
+            sleep.leaveIdle(idle, true);
         });
         owner.start();
         awaitSleeps(sleep, 2, 2);
@@ -329,12 +329,12 @@ class SleepyWorkerSleepTest {
                 sleep.startLooking(idle);
                 while (!latch.probe()) {
                     if (tryTake()) {
-                        sleep.workFound(idle);
+                        sleep.leaveIdle(idle, true);
                         continue outer;
                     }
                     sleep.noWorkFound(idle, latch);
                 }
-                sleep.workFound(idle);
+                sleep.leaveIdle(idle, true);
                 return;
             }
         }

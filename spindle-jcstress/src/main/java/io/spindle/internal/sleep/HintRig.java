@@ -73,21 +73,21 @@ public final class HintRig extends SleeperRig {
         boolean credit = false;
         while (true) {
             if (latch.probe()) {
-                sleep.workFound(idle);
+                sleep.leaveIdle(idle, false);
                 return tryToSleepDone(SEARCH_SAW_IT);
             }
             if (search.getAsBoolean()) {
-                sleep.workFound(idle);
+                sleep.leaveIdle(idle, true);
                 return tryToSleepDone(credit ? COUNTER_SAW_IT : SEARCH_SAW_IT);
             }
             int before = idle.rounds;
             sleep.noWorkFound(idle, latch);
             if (sleep.sleeps(0) > 0) {
-                sleep.workFound(idle);
+                sleep.leaveIdle(idle, false);
                 return tryToSleepDone(BLOCKED);
             }
             if (before > HintPipeSleep.ROUNDS_UNTIL_SLEEPY) {
-                sleep.workFound(idle);
+                sleep.leaveIdle(idle, false);
                 return tryToSleepDone(FINAL_CHECK_OR_LATCH_SAW_IT);
             }
             if (before == HintPipeSleep.ROUNDS_UNTIL_SLEEPY && idle.rounds == before) {

@@ -77,7 +77,7 @@ public final class SleepyRig extends SleeperRig {
     public int sleeperLoop(BooleanSupplier search) {
         while (true) {
             if (search.getAsBoolean()) {
-                sleep.workFound(idle);
+                sleep.leaveIdle(idle, true);
                 return sawItInSearch();
             }
             int before = idle.rounds;

@@ -137,7 +137,7 @@ final class WeakenedHintPipeSleep implements SleepProtocol {
     }
 
     @Override
-    public void workFound(IdleState idle) {
+    public void leaveIdle(IdleState idle, boolean foundWork) {
         PipeSleeper me = workers[idle.workerIndex()];
         if (me.readInFlight) { // owner-only field: the hot path touches no shared state
             retract(me);
@@ -212,7 +212,7 @@ final class WeakenedHintPipeSleep implements SleepProtocol {
         state.publishThread(Thread.currentThread());
         // L1: a set() from now on either fails our latch CASes or sees SLEEPING and calls notifyWorkerLatchIsSet.
         if (!latch.getSleepy() || !latch.fallAsleep()) {
-            idle.wakeFully(); // the latch is set; workFound will retract our registration
+            idle.wakeFully(); // the latch is set; leaveIdle will retract our registration
             return;
         }
         int code = NO_CODE;

@@ -46,9 +46,9 @@ final class WeakenedJecSleep implements SleepProtocol {
     }
 
     @Override
-    public void workFound(IdleState idle) {
+    public void leaveIdle(IdleState idle, boolean foundWork) {
         int toWake = counters.subInactiveThread();
-        if (idle.moreWorkVisible) {
+        if (foundWork && idle.moreWorkVisible()) {
             wakeAnyThreads(toWake);
         }
     }
@@ -174,12 +174,12 @@ final class WeakenedJecSleep implements SleepProtocol {
 
     @Override
     public long sleeps(int workerIndex) {
-        return workers[workerIndex].sleeps();
+        return workers[workerIndex].counts.sleeps();
     }
 
     @Override
     public long wakeups(int workerIndex) {
-        return workers[workerIndex].wakeups();
+        return workers[workerIndex].counts.wakeups();
     }
 
     static JecRig rig(Weakening weakening) {

@@ -56,7 +56,7 @@ final class WeakenedSleepyWorkerSleep implements SleepProtocol {
     }
 
     @Override
-    public void workFound(IdleState idle) {
+    public void leaveIdle(IdleState idle, boolean foundWork) {
         if (idle.rounds > SleepyWorkerSleep.ROUNDS_UNTIL_SLEEPY) {
             stopBeingSleepy(idle.workerIndex());
         }
