@@ -88,18 +88,17 @@ public final class JecSleep implements SleepProtocol {
         if (sleepers == 0) {
             return; // the hot path: nobody to hand anything to, and no work view is read
         }
-        if (foundWork) {
+        if (foundWork && idle.moreWorkVisible()) {
             // A2: rayon wakes up to two sleepers here so that a burst of new work spreads (the cascade); we do only if
             // more work stayed visible where this job came from: one sparse job used to wake three workers, and the
             // posters' own wake rule already covers every post.
-            if (idle.moreWorkVisible()) {
-                wakeAnyThreads(Math.min(sleepers, CASCADE_WAKE_LIMIT), WakeReason.CASCADE);
-            }
+            wakeAnyThreads(Math.min(sleepers, CASCADE_WAKE_LIMIT), WakeReason.CASCADE);
         } else if (idle.anyWorkVisible()) {
-            // A4: we leave without a job (our latch was set, or a step threw), yet a poster may have counted on us as
-            // an awake idle worker (Option B) and woken nobody. Its counter access came before our decrement above,
-            // and it published its job before that access, so if its job is still waiting we see it now: hand the
-            // wake-up on to one sleeper, which searches from scratch.
+            // A4: posters may have counted on us as an awake idle worker (Option B) and woken nobody: several at once
+            // (we take at most one job), or one whose job we never looked for (our latch was set, or a step threw).
+            // Their counter accesses came before our decrement above, and each published its job before its access,
+            // so a job still waiting is visible now: hand the wake-up on to one sleeper, which searches from scratch
+            // (and cascades in turn if it finds more).
             wakeAnyThreads(1, WakeReason.CASCADE);
         }
     }

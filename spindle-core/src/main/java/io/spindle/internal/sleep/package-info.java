@@ -38,9 +38,8 @@
  *       the worker found a job and the search that found it left more work visible at the same source (the victim's
  *       deque, the injector, its own deque); whether more is there is read only when sleepers exist. Taking a lone job
  *       wakes nobody: without this, one sparse job woke three workers. Rayon's unconditional cascade was also what
- *       covered a worker that leaves through its latch (the poster counted on it as awake and idle); A4 now does that
- *       job explicitly, so A2 stays safe: the posters' wake rule covers every post made while the worker searches, and
- *       A4 every post made while it was counted but did not search.</dd>
+ *       covered posters that counted on the leaving worker as awake and idle (a latch exit, two posts at once); A4 now
+ *       does that job explicitly, so A2 stays safe.</dd>
  *   <dt>A3 - RFC 5's open question, as a switch.</dt>
  *   <dd>When a job lands in a queue that was empty, are there awake idle workers to take it? Option B (the default,
  *       as in rayon) reads {@code inactive - sleeping} from the counters; Option A, the local-queue heuristic, wakes
@@ -50,16 +49,17 @@
  *       injection is always judged by the counters, because an empty injector says nothing about idle thieves to a
  *       poster outside the pool (with A a busy worker was taken for an idle one, and an injected job waited until
  *       that worker's job ended).</dd>
- *   <dt>A4 - a worker leaving through its latch hands the wake-up on.</dt>
- *   <dd>Option B counts on awake idle workers ({@code inactive - sleeping}) and may wake nobody for a post. If such a
- *       worker then leaves because its latch was set, it returns into its job without searching, and the post would
- *       wait while others sleep: forever if the job now waits for it (an outside thread completes the latch, then
- *       posts). So {@code leaveIdle} without a job decrements {@code inactive} (SC), and if sleepers remain and any
- *       work is visible (injector, any deque, its private queue) wakes one, which searches from scratch. Why that
- *       suffices: a poster that counted on this worker read the counters before the decrement in their total order
- *       (J3) and published its job before that read (the injector's fence, J5), so a job still waiting is seen here;
- *       if it was taken already, nobody needs waking. Spin: {@code model/jec.pml} with {@code USER_BLOCK}. Rayon
- *       reaches the same end with its unconditional cascade (A2).</dd>
+ *   <dt>A4 - a worker leaving the idle state hands on the wake-ups it was counted for.</dt>
+ *   <dd>Option B counts on awake idle workers ({@code inactive - sleeping}) and may wake nobody for a post. A worker
+ *       so counted may leave without taking that post's job: its latch was set (it returns into its job without
+ *       searching: an outside thread completes the latch, then posts, and the job now waits for that post), or two
+ *       posts at once both counted on it and it took only one. So {@code leaveIdle} decrements {@code inactive} (SC),
+ *       and if sleepers remain and A2 did not cascade, wakes one if any work is visible (injector, any deque, its
+ *       private queue); that worker searches from scratch and cascades in turn. Why that suffices: a poster that
+ *       counted on this worker read the counters before the decrement in their total order (J3) and published its
+ *       job before that read (the injector's fence, J5), so a job still waiting is seen here; if it was taken, nobody
+ *       needs waking. (An internal push has no fence, so for it the hand-on is best effort: see "Internal pushes".) The deques are scanned only when sleepers exist and the source showed nothing more. Spin:
+ *       {@code model/jec.pml} with {@code USER_BLOCK}. Rayon reaches the same end with its unconditional cascade.</dd>
  * </dl>
  *
  * <h2>The counters</h2>
@@ -105,7 +105,7 @@
  * not empty before, the awake workers are not keeping up: wake {@code min(jobs, sleepers)}. Otherwise count on the
  * awake-but-idle workers ({@code inactive - sleeping}) to find the jobs and wake sleepers only for the rest. A worker
  * that finds work while more stays visible wakes up to two sleepers ({@code CASCADE_WAKE_LIMIT}, A2), so that a burst
- * spreads; one that leaves through its latch while work is visible wakes one (A4). Injections add J5's fence first. Broadcasts put one job in every worker's private queue and wake every sleeper.
+ * spreads; otherwise, if any work is visible, it wakes one (A4). Injections add J5's fence first. Broadcasts put one job in every worker's private queue and wake every sleeper.
  *
  * <h2>Latches</h2>
  * <dl>

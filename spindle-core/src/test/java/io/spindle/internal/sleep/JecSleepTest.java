@@ -286,6 +286,13 @@ class JecSleepTest {
         assertEquals(2, JecCounters.sleepingThreads(sleep.counters().load()));
         sleep.leaveIdle(leaver, false); // the latch was set and the injected job still waits
         assertEquals(1, JecCounters.sleepingThreads(sleep.counters().load()), "A4: exactly one sleeper woken");
+
+        sleep.startLooking(leaver); // two posts at once counted on the same idle worker, which takes only one job
+        sleep.newInjectedJobs(1, true);
+        assertEquals(1, JecCounters.sleepingThreads(sleep.counters().load()));
+        leaver.foundWork(0); // took a job from worker 0's deque, which held no more (no A2 cascade)...
+        sleep.leaveIdle(leaver, true); // ...while the injected one still waits
+        assertEquals(0, JecCounters.sleepingThreads(sleep.counters().load()), "A4: the other post is handed on");
         stopSleepers(sleepers, latches);
     }
 
