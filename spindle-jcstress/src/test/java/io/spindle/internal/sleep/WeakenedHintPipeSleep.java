@@ -16,9 +16,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * TEST ONLY, NEVER IN THE LIBRARY: a mechanical copy of {@link HintPipeSleep} (same fields and methods) with the one
- * weakening below, to show that {@link HintInjectVsSleepTest} can fail. Apart from the lines marked WEAKENED it is the
- * real algorithm.
+ * TEST ONLY, NEVER IN THE LIBRARY: a mechanical copy of {@link HintPipeSleep} (same fields and methods) with one of the
+ * weakenings below, to show that {@link HintInjectVsSleepTest} and {@link HintLatchExitVsInjectTest} can fail. Apart
+ * from the lines marked WEAKENED it is the real algorithm.
  */
 final class WeakenedHintPipeSleep implements SleepProtocol {
     /** Test only: the seed's algorithm as written, with its sleeper-side increment relaxed. */
@@ -28,8 +28,15 @@ final class WeakenedHintPipeSleep implements SleepProtocol {
          * follows may pass the store, and a notifier's decrement in between is overwritten), and the final injector
          * check before blocking is removed (the seed has none: its count alone must do).
          */
-        RELAXED_REGISTER_NO_FINAL_CHECK
+        RELAXED_REGISTER_NO_FINAL_CHECK,
+        /**
+         * leaveIdle as the old {@code workFound} was: a hint the worker read and did not follow (its latch was set) is
+         * dropped, not forwarded (H8 removed), and left in the IdleState (the old {@code reset} did not clear it).
+         */
+        OLD_LATCH_EXIT
     }
+
+    private final Weakening weakening;
 
     /**
      * Yielding rounds before a worker registers as a sleeper; it searches once more, then blocks (H4). Benchmarks
@@ -43,6 +50,11 @@ final class WeakenedHintPipeSleep implements SleepProtocol {
     static HintRig rig(HintRig.Stage stage) {
         WeakenedHintPipeSleep s = new WeakenedHintPipeSleep(1);
         return new HintRig(s, stage, null, false, s::sleepersCount, () -> s.notifyAnywhere(1, INJECTOR_CODE));
+    }
+
+    static HintLatchExitRig latchExitRig(Weakening weakening) {
+        WeakenedHintPipeSleep s = new WeakenedHintPipeSleep(2, weakening);
+        return new HintLatchExitRig(s, s::sleepersCount, s::watcher);
     }
     /** The hint "the new work is in the injector" (worker indices are at most 0xFFFE). */
     static final int INJECTOR_CODE = 0xFFFF;
@@ -98,6 +110,11 @@ final class WeakenedHintPipeSleep implements SleepProtocol {
     private boolean closed;    // guarded by writeLock
 
     WeakenedHintPipeSleep(int threads) {
+        this(threads, Weakening.RELAXED_REGISTER_NO_FINAL_CHECK);
+    }
+
+    WeakenedHintPipeSleep(int threads, Weakening weakening) {
+        this.weakening = weakening;
         if (threads < 1 || threads > JecCounters.THREADS_MAX) {
             throw new IllegalArgumentException("threads must be in 1.." + JecCounters.THREADS_MAX + ", got " + threads);
         }
@@ -138,11 +155,27 @@ final class WeakenedHintPipeSleep implements SleepProtocol {
 
     @Override
     public void leaveIdle(IdleState idle, boolean foundWork) {
+        int hint = idle.unusedHint();
+        if (hint != IdleState.NO_HINT && weakening != Weakening.OLD_LATCH_EXIT) {
+            forwardHint(hint); // H8; WEAKENED (OLD_LATCH_EXIT): the hint is dropped
+        }
         PipeSleeper me = workers[idle.workerIndex()];
         if (me.readInFlight) { // owner-only field: the hot path touches no shared state
             retract(me);
         }
         idle.reset();
+        if (weakening == Weakening.OLD_LATCH_EXIT && hint != IdleState.NO_HINT) {
+            idle.setHint(hint); // WEAKENED (OLD_LATCH_EXIT): the old reset() kept a stale hint
+        }
+    }
+
+    /** H8: hands on a hint read and not followed, as the notifier that wrote it would have sent it. */
+    private void forwardHint(int hint) {
+        if (hint == IdleState.HINT_INJECTOR) {
+            notifyAnywhere(1, INJECTOR_CODE);
+        } else {
+            notifyInternal(1, hint);
+        }
     }
 
     @Override
@@ -173,6 +206,14 @@ final class WeakenedHintPipeSleep implements SleepProtocol {
         }
         // volatile getAndAdd: H4's Dekker pair with a notifier's load of sleepers (after it published its job), and
         // H3's credit: the add is ordered with notifyAnywhere's CAS.
+        if (weakening != Weakening.RELAXED_REGISTER_NO_FINAL_CHECK) {
+            int old = (int) SLEEPERS.getAndAdd(this, 1); // as the real class (the other weakenings keep it)
+            if (old < 0) {
+                return false;
+            }
+            me.readInFlight = true;
+            return true;
+        }
         int before = (int) SLEEPERS.getVolatile(this);
         if (before < 0) {
             if (!SLEEPERS.compareAndSet(this, before, before + 1)) {
@@ -220,7 +261,11 @@ final class WeakenedHintPipeSleep implements SleepProtocol {
         try {
             // H5's final check (and cheap insurance for injections, which H3 covers already): a broadcast job for us,
             // or an injected job, posted before we set blocked.
-            code = blockUntilHintOrWakeRequest(me, state); // WEAKENED: no final check of the injector
+            if (weakening == Weakening.RELAXED_REGISTER_NO_FINAL_CHECK) {
+                code = blockUntilHintOrWakeRequest(me, state); // WEAKENED: no final check of the injector
+            } else if (!idle.hasInjectedOrPrivateWork()) {
+                code = blockUntilHintOrWakeRequest(me, state);
+            }
         } finally {
             state.setBlocked(false);
             releaseWatch(me);

@@ -20,7 +20,13 @@ final class WeakenedJecSleep implements SleepProtocol {
          * The sleeper compares the JEC, then registers with a CAS from a fresh read of the word: the check and the
          * registration are no longer one atomic step (J1 broken: ordering relaxed).
          */
-        SPLIT_REGISTRATION
+        SPLIT_REGISTRATION,
+        /**
+         * leaveIdle as the old {@code workFound} was: it wakes sleepers only when the worker found a job and more work
+         * stayed visible (A2's cascade), never on a latch exit, so a post that counted on this awake idle worker
+         * (Option B) is not handed on (A4 removed).
+         */
+        OLD_LATCH_EXIT
     }
 
     private final Weakening weakening;
@@ -47,9 +53,16 @@ final class WeakenedJecSleep implements SleepProtocol {
 
     @Override
     public void leaveIdle(IdleState idle, boolean foundWork) {
-        int toWake = counters.subInactiveThread();
+        int sleepers = counters.subInactiveThread();
+        if (sleepers == 0) {
+            return;
+        }
         if (foundWork && idle.moreWorkVisible()) {
-            wakeAnyThreads(toWake);
+            wakeAnyThreads(Math.min(sleepers, JecSleep.CASCADE_WAKE_LIMIT));
+        } else if (weakening == Weakening.OLD_LATCH_EXIT) {
+            return; // WEAKENED (OLD_LATCH_EXIT): no hand-on (A4 removed)
+        } else if (idle.anyWorkVisible()) {
+            wakeAnyThreads(1); // A4
         }
     }
 
@@ -185,5 +198,10 @@ final class WeakenedJecSleep implements SleepProtocol {
     static JecRig rig(Weakening weakening) {
         WeakenedJecSleep s = new WeakenedJecSleep(2, weakening);
         return new JecRig(s, s.counters(), null);
+    }
+
+    static JecLatchExitRig latchExitRig(Weakening weakening) {
+        WeakenedJecSleep s = new WeakenedJecSleep(2, weakening);
+        return new JecLatchExitRig(s, s.counters());
     }
 }
