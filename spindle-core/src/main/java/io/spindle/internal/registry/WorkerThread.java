@@ -2,6 +2,7 @@ package io.spindle.internal.registry;
 
 import io.spindle.internal.deque.ChaseLevDeque;
 import io.spindle.internal.event.PoolEvents;
+import io.spindle.internal.job.Failures;
 import io.spindle.internal.job.Job;
 import io.spindle.internal.latch.CoreLatch;
 import io.spindle.internal.latch.WorkerLatch;
@@ -11,6 +12,7 @@ import io.spindle.internal.sleep.SleepProtocol;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A worker of a pool: its deque, its private broadcast queue, and the wait loop that runs jobs until a latch is set
@@ -32,6 +34,9 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
             throw new ExceptionInInitializerError(e);
         }
     }
+
+    /** How long the worker pauses after a step of the runtime threw, before it tries again. */
+    private static final long FAILURE_BACKOFF_NANOS = 1_000_000L;
 
     private final Registry registry;
     private final int index;
@@ -84,10 +89,10 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
     }
 
     /**
-     * The worker's top-level wait. Jobs never throw (execute catches), so only the runtime's own steps can: an Error in
-     * the middle of the sleep path (out of memory inside a lock, a stack overflow). The steps roll themselves back
-     * (their try/finally), so the worker reports the failure as the runtime's, outside the pool's task handler, and
-     * goes on: a worker that died silently would strand the jobs of every later broadcast and its share of the rest.
+     * The worker's top-level wait. Jobs never throw (execute catches), and the wait loop keeps going through a failure
+     * of the runtime's own steps (see {@link #waitUntil}); what remains to catch here is a failure of the hooks' and
+     * loop's own bookkeeping, which is reported, not allowed to end the worker: a worker that died silently would
+     * strand the jobs of every later broadcast and its share of the rest.
      */
     private void runUntilTerminated() {
         while (true) {
@@ -96,6 +101,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
                 return;
             } catch (Throwable runtimeFailure) {
                 reportRuntimeFailure(runtimeFailure);
+                LockSupport.parkNanos(FAILURE_BACKOFF_NANOS); // a failure that repeats must not spin a core
             }
         }
     }
@@ -135,7 +141,14 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
 
     // --- the wait loop ----------------------------------------------------------------------------------------------
 
-    /** Runs jobs until {@code latch} is set, sleeping by the pool's protocol when there are none. */
+    /**
+     * Runs jobs until {@code latch} is set, sleeping by the pool's protocol when there are none. Returns, or throws, only
+     * once the latch is set: whoever waits here (a join for its stolen half, a scope for its tasks) must not go on
+     * while the work it waits for still runs. If a step of the runtime itself throws meanwhile (an Error in the sleep
+     * path: out of memory inside a lock, a stack overflow), the step has rolled itself back; the loop keeps waiting,
+     * and the first such failure is thrown once the latch is set (at the top level, where the latch is the pool's
+     * termination, it is reported at once instead).
+     */
     public void waitUntil(CoreLatch latch) {
         if (!latch.probe()) {
             waitUntilCold(latch);
@@ -143,17 +156,43 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
     }
 
     private void waitUntilCold(CoreLatch latch) {
+        Throwable runtimeFailure = null;
         while (!latch.probe()) {
             // Local work first, before touching any shared sleep state.
             Job job = takeLocalJob();
             if (job == null) {
-                job = searchWhileIdle(latch);
+                try {
+                    job = searchWhileIdle(latch);
+                } catch (Throwable failure) {
+                    runtimeFailure = runtimeFailed(latch, runtimeFailure, failure);
+                    continue;
+                }
                 if (job == null) {
-                    return; // the latch was set
+                    break; // the latch was set
                 }
             }
             execute(job); // the job may push local work: the next round looks there first
         }
+        if (runtimeFailure != null) {
+            throw Failures.<RuntimeException>sneakyThrow(runtimeFailure);
+        }
+    }
+
+    /**
+     * A step of the idle loop threw. Keeps the first failure for the caller of a nested wait (the top level reports it
+     * at once), and backs off a little: a failure that repeats (memory stays exhausted) must not spin a core.
+     *
+     * @return the failure to throw once the latch is set, or null
+     */
+    private Throwable runtimeFailed(CoreLatch latch, Throwable first, Throwable failure) {
+        Throwable keep = first;
+        if (latch == terminateLatch) {
+            reportRuntimeFailure(failure);
+        } else if (keep == null) {
+            keep = failure;
+        }
+        LockSupport.parkNanos(FAILURE_BACKOFF_NANOS);
+        return keep;
     }
 
     /**

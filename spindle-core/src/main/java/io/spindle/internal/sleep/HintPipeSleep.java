@@ -20,7 +20,7 @@ import java.util.function.Consumer;
 /**
  * The HINT_PIPE sleep protocol: EMPER's pipe sleep strategy (seed {@code emper-pipe-sleep-strategy.md}). Sleeping
  * workers wait for a hint in a real OS pipe; a notifier decrements the sleepers count and writes one hint per worker it
- * wakes, saying where the new work is. The prose description, with the invariants H1..H7 cited below, is in this
+ * wakes, saying where the new work is. The prose description, with the invariants H1..H8 cited below, is in this
  * package's {@code package-info.java}, "HINT_PIPE".
  *
  * <p>A hint is two bytes: the index of the worker whose deque got the job, or {@link #INJECTOR_CODE}.
@@ -471,7 +471,8 @@ public final class HintPipeSleep implements SleepProtocol {
 
     @Override
     public void newInternalJobs(int pusherIndex, int numJobs, boolean queueWasEmpty) {
-        // The pusher is awake: if every sleeper misses the job, the pusher runs it (only parallelism is at stake).
+        // No fence (H4): a sleeper that misses the job leaves it to the pusher's return to the worker loop, or to a
+        // later search (package-info, "Internal pushes").
         notifyInternal(numJobs, pusherIndex);
     }
 

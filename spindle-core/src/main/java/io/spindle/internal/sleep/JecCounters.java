@@ -95,7 +95,7 @@ public final class JecCounters {
     }
 
     /**
-     * A worker found work and stops being inactive.
+     * A worker leaves the idle state (it found work, or its latch was set) and stops being inactive.
      *
      * @return the number of sleeping threads in the word before the decrement (the cascade wakes some of them)
      */

@@ -183,13 +183,17 @@ public final class JecSleep implements SleepProtocol {
                     blocked = true;
                 }
             } finally {
-                // J2's one exception: nobody will wake us, so we undo our own count. Normally after J5's check found
-                // work; also if blocking threw (an Error inside the lock's wait) before a waker took our count.
-                if (countedAsSleeping || state.isBlocked) {
-                    state.isBlocked = false;
-                    counters.subSleepingThread();
+                // Only while we hold the lock: if re-taking it after a failed wait failed too, isBlocked stays set and
+                // the next waker takes our count (J2), as it would have.
+                if (state.lock.isHeldByCurrentThread()) {
+                    // J2's one exception: nobody will wake us, so we undo our own count. Normally after J5's check
+                    // found work; also if blocking threw (an Error inside the lock's wait) before a waker took it.
+                    if (countedAsSleeping || state.isBlocked) {
+                        state.isBlocked = false;
+                        counters.subSleepingThread();
+                    }
+                    state.lock.unlock();
                 }
-                state.lock.unlock();
             }
         } finally {
             latch.wakeUp(); // L1: back to UNSET (from SLEEPY or SLEEPING) unless set; even if a step above threw
@@ -205,7 +209,8 @@ public final class JecSleep implements SleepProtocol {
 
     @Override
     public void newInternalJobs(int pusherIndex, int numJobs, boolean queueWasEmpty) {
-        // No fence for internal jobs: if a sleeper misses one, the pushing worker is awake and will run it (J5).
+        // No fence for internal jobs (J5): a sleeper that misses one leaves it to the pusher's return to the worker
+        // loop, or to a later search or hand-on (package-info, "Internal pushes").
         newJobs(numJobs, queueWasEmpty, true, WakeReason.NEW_INTERNAL_JOB);
     }
 

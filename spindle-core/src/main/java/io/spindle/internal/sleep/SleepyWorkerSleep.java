@@ -226,7 +226,9 @@ public final class SleepyWorkerSleep implements SleepProtocol {
                 }
                 // A failed CAS: a tickle cleared our id just now (scenario 2 again); search again instead of sleeping.
             } finally {
-                lock.unlock();
+                if (lock.isHeldByCurrentThread()) { // an Error inside the wait may leave it released
+                    lock.unlock();
+                }
             }
         } catch (Throwable failure) {
             // An Error inside the lock or its wait: give up the sleepy role (S6) and the latch announcement (L1), so
@@ -280,7 +282,8 @@ public final class SleepyWorkerSleep implements SleepProtocol {
     public void newInternalJobs(int pusherIndex, int numJobs, boolean queueWasEmpty) {
         // S5. The push published the job with a release store before this load; a sleepy worker that misses it in
         // one search finds it in the next (S3 gives it ROUNDS_UNTIL_ASLEEP - ROUNDS_UNTIL_SLEEPY of them), and should
-        // every searcher miss it, the pusher is awake and runs the job itself: internal jobs cost at most parallelism.
+        // every searcher miss it, the pusher finds it when its job returns to the worker loop (package-info, "Internal
+        // pushes").
         tickle(WakeReason.NEW_INTERNAL_JOB);
     }
 
