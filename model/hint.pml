@@ -5,14 +5,16 @@
  * What is modelled: W workers running WorkerThread.waitUntilCold with one atomic search, worker 0 making a join (b on
  * its deque; the latch's setter wakes only the owner: H5 wake request), an outside thread injecting INJ jobs
  * (notifyAnywhere, H3 credit), internal pushes (notifyInternal). The sleepers count; the OS pipe as a channel of
- * PIPE_CAP hints whose write BLOCKS when full (EMPER's blocking write; Spindle's sink is non-blocking and yields, H2,
- * which would turn the jam below into a livelock instead); the per-worker "read in flight", blocked flag and wake
- * request. One simplification: any blocked worker may read the pipe (Spindle lets one watcher at a time select on
- * it and hands the watch over, H6; the model lets the channel pick the reader). Memory is sequentially consistent
- * (the count is only touched by getAndAdd/CAS; injections are volatile CASes).
+ * PIPE_CAP hint codes (INJECTOR_CODE, or the pusher's index) whose write BLOCKS when full (EMPER's blocking write;
+ * Spindle's sink is non-blocking and yields, H2, which would turn the jam below into a livelock instead); the
+ * per-worker "read in flight", blocked flag, wake request and hint read (IdleState's hint). One simplification: any
+ * blocked worker may read the pipe (Spindle lets one watcher at a time select on it and hands the watch over, H6; the
+ * model lets the channel pick the reader). Memory is sequentially consistent
+ * (the count is only touched by getAndAdd/CAS; injections are volatile CASes). Leaving the idle state (with a job, or
+ * because the latch was set) is HintPipeSleep.leaveIdle: forward a hint read and not followed (H8), retract, reset.
  *
- * Property (Monitor, at spin's timeout): when everything is blocked, every job ran, the join completed, and no
- * notifier is stuck writing to the pipe.
+ * Property (Monitor, at spin's timeout): when everything is blocked, every job ran, the join (USER_BLOCK=2: J's
+ * wait) completed, and no notifier is stuck writing to the pipe.
  *
  * Variants (spin -D...): W=2|3, INJ=1|2|3, PIPE_CAP (default W: the pipe holds one hint per worker, H2), and
  *   NOTIFIER_NO_DECREMENT=1  EMPER's note: notifiers do NOT take the sleepers they wake off the count; a woken sleeper
@@ -20,6 +22,18 @@
  *                            fills up with hints nobody reads and a notifier blocks in write: deadlock (counter-example)
  *   NO_CREDIT=1              notifyAnywhere does not go below zero (no H3 credit) AND the registration is not followed
  *                            by a search / final check (H4): the injected job posted just before is slept through
+ *   USER_BLOCK=1|2           worker 0 leaves a latch wait, then blocks in user code for good (never searches again):
+ *                            1 after its join (latch set by worker 1), 2 in a job J waiting through Spindle on latch
+ *                            EXT that an outside thread sets at any moment (LatchExitWakeupTest); as in jec.pml
+ *                            -> must verify (with H8)
+ *   OLD_LATCH_EXIT=1         the code before H8: leaving the idle state drops a hint read and not followed
+ *                            -> with USER_BLOCK=1|2, counter-example: both workers registered and blocked; the
+ *                            injection takes one registration off the count and writes one hint; worker 0 reads it,
+ *                            its latch is set meanwhile, it leaves without searching and drops the hint; worker 1,
+ *                            still counted, waits for a hint nobody writes; the job stays in the injector
+ * The fix (H8, default): leaveIdle forwards an unused hint as its notifier would have sent it: the injector's by
+ * notifyAnywhere(1, INJECTOR_CODE) (a credit if nobody is registered, H3), a deque's by notifyInternal(1, index).
+ * A hint is used (IdleState.takeHint) by the search once no local job came first; IdleState.reset drops it.
  */
 
 #ifndef W
@@ -37,6 +51,12 @@
 #ifndef NO_CREDIT
 #define NO_CREDIT 0
 #endif
+#ifndef USER_BLOCK
+#define USER_BLOCK 0
+#endif
+#ifndef OLD_LATCH_EXIT
+#define OLD_LATCH_EXIT 0
+#endif
 
 #define CAP 3
 #define NONE 0
@@ -49,9 +69,12 @@
 #define SLEEPING 2
 #define SET 3
 #define JOIN W
+#define EXT (W + 1)           /* USER_BLOCK=2: the latch of job J's wait for an outside event (owner: worker 0) */
+#define INJ_CODE W            /* HintPipeSleep.INJECTOR_CODE; a hint 0..W-1 names the deque of a push */
+#define NO_HINT 255           /* IdleState.NO_HINT */
 
 short sleepers;               /* HintPipeSleep.sleepers: negative = credit (H3) */
-chan pipe = [PIPE_CAP] of { byte };   /* the hint pipe: one byte per hint (the code is irrelevant here) */
+chan pipe = [PIPE_CAP] of { byte };   /* the hint pipe: one hint code per entry (INJ_CODE, or a pusher's index) */
 bool blocked[W];              /* PipeSleeper.blocked */
 bool wakeReq[W];              /* PipeSleeper.wakeRequested */
 bool inFlight[W];             /* PipeSleeper.readInFlight: counted, or a hint is on its way: owes one read (H2) */
@@ -65,17 +88,19 @@ byte injTail;
 byte dq[W * CAP];
 byte dqTop[W];
 byte dqBot[W];
-byte latchSt[W + 1];
+byte latchSt[W + 2];
 bool joinDone;
+bool extDone;                 /* USER_BLOCK=2: J's wait for the outside event returned */
+bool userBlocked;
 byte executed;
 
-/* writeHints(count): blocking writes (see header) */
-inline writeHints(cnt) {
+/* writeHints(count, code): blocking writes (see header) */
+inline writeHints(cnt, code) {
   writing++;
   do
   :: cnt > 0 ->
      atomic {
-       pipe!1; cnt--;
+       pipe!code; cnt--;
        /* H2: the hints in the pipe never outnumber the workers that owe a read; otherwise hints pile up unread and
         * a bounded pipe jams (EMPER's deadlock: a notifier blocks in write) */
        owing = 0; kk = 0;
@@ -91,17 +116,17 @@ inline writeHints(cnt) {
   writing--
 }
 
-/* HintPipeSleep.notifyInternal(n = 1): load; if > 0, CAS the sleepers it wakes off the count (H1), write hints */
-inline notifyInternal() {
+/* HintPipeSleep.notifyInternal(n = 1, code): load; if > 0, CAS the sleepers it wakes off the count (H1), write hints */
+inline notifyInternal(code) {
 #if NOTIFIER_NO_DECREMENT
   atomic { toWake = (sleepers > 0 -> 1 : 0) };                /* EMPER bug: observe, do not take */
 #else
   atomic { if :: sleepers > 0 -> sleepers--; toWake = 1 :: else -> toWake = 0 fi }
 #endif
-  writeHints(toWake)
+  writeHints(toWake, code)
 }
 
-/* HintPipeSleep.notifyAnywhere(n = 1): always takes effect, the count may go to -1 (credit, H3) */
+/* HintPipeSleep.notifyAnywhere(n = 1, INJECTOR_CODE): always takes effect, the count may go to -1 (credit, H3) */
 inline notifyAnywhere() {
   atomic {
 #if NOTIFIER_NO_DECREMENT
@@ -115,7 +140,7 @@ inline notifyAnywhere() {
     fi
 #endif
   };
-  writeHints(toWake)
+  writeHints(toWake, INJ_CODE)
 }
 
 /* HintPipeSleep.wakeWorker: request, then (if blocked) unpark / selector.wakeup (H5) */
@@ -129,7 +154,7 @@ inline setLatch(L, owner) {   /* WorkerLatch.set: SLEEPING before -> notifyWorke
 
 inline pushInternal(job) {
   atomic { dq[me * CAP + dqBot[me] % CAP] = job; dqBot[me]++ };
-  notifyInternal()
+  notifyInternal(me)                                       /* newInternalJobs(pusherIndex = me) */
 }
 
 inline runJob(job) {
@@ -150,9 +175,12 @@ inline popOwn(job) {
   }
 }
 
+/* WorkerThread.findWork, one atomic step (see jec.pml): own deque; then idle.takeHint() (the hint is used: cleared;
+ * where it points is searched anyway below), the other deques, the injector */
 inline findWork(job) {
   atomic {
     popOwn(job);
+    if :: job == NONE -> hint = NO_HINT :: else -> skip fi;   /* takeHint, only if no local job came first */
     k = 0;
     do
     :: job == NONE && k < W ->
@@ -177,12 +205,25 @@ inline retract() {
   atomic { if :: inFlight[me] && sleepers > 0 -> sleepers--; inFlight[me] = false :: else -> skip fi }
 }
 
-inline workFound() {          /* HintPipeSleep.workFound */
+/* HintPipeSleep.leaveIdle(idle, foundWork): found a job, or the latch was set.
+ * H8 (default): a hint read and not followed (the latch was set before the search took it, or a local job came first)
+ * is forwarded as its notifier would have sent it: the injector's hint by notifyAnywhere(1, INJECTOR_CODE), a deque's
+ * by notifyInternal(1, that index). That notifier took our registration off the count (H1), so nobody else was woken
+ * for its job. OLD_LATCH_EXIT=1: the code before H8: the hint is dropped (and IdleState.reset kept it). Then retract
+ * our registration if still counted, and IdleState.reset (drops the hint). */
+inline leaveIdle() {
+#if !OLD_LATCH_EXIT
+  if
+  :: hint == INJ_CODE -> hint = NO_HINT; notifyAnywhere()
+  :: hint != INJ_CODE && hint != NO_HINT -> old = hint; hint = NO_HINT; notifyInternal(old); old = 0
+  :: else -> skip
+  fi;
+#endif
 #if NOTIFIER_NO_DECREMENT
   atomic { if :: owesDecrement -> sleepers--; owesDecrement = false :: else -> skip fi };  /* "on wake-up" */
 #endif
   retract();
-  rounds = 0
+  rounds = 0; hint = NO_HINT                               /* idle.reset() */
 }
 
 /* HintPipeSleep.sleep: the latch CASes, blocked, final check, then block on the pipe or a wake request */
@@ -194,7 +235,7 @@ inline sleepStep(L) {
   :: else -> skip
   fi;
   if
-  :: !ok -> rounds = 0                                     /* latch set: workFound will retract */
+  :: !ok -> rounds = 0                                     /* latch set: leaveIdle will retract */
   :: ok ->
      blocked[me] = true;
 #if !NO_CREDIT
@@ -206,7 +247,7 @@ inline sleepStep(L) {
      :: true ->
 #endif
         if                                                 /* block until one of: */
-        :: atomic { inFlight[me] && nempty(pipe) -> pipe?_; got = true }   /* a hint (we owe a read, H2) */
+        :: atomic { inFlight[me] && nempty(pipe) -> pipe?hint; got = true }   /* a hint (we owe a read, H2) */
         :: atomic { wakeReq[me] -> got = false }                        /* a wake request (H5) */
         fi
      fi;
@@ -263,11 +304,11 @@ inline waitUntil(L) {
      :: else ->
         rounds = 0;
         do
-        :: latchSt[L] == SET -> workFound(); leave = true; break
+        :: latchSt[L] == SET -> leaveIdle(); leave = true; break             /* leaveIdle(idle, false) */
         :: else ->
            findWork(job);
            if
-           :: job != NONE -> workFound(); runJob(job); break
+           :: job != NONE -> leaveIdle(); runJob(job); break                 /* leaveIdle(idle, true) */
            :: else -> noWorkFound(L)
            fi
         od
@@ -276,17 +317,28 @@ inline waitUntil(L) {
 }
 
 proctype Worker(byte me) {
-  byte job, rounds, k, old, toWake;
+  byte job, rounds, k, old, toWake, hint = NO_HINT;
   bool ok, got, leave, owesDecrement;
   if
   :: me == 0 ->
+#if USER_BLOCK == 2
+     /* USER_BLOCK=2: job J waits through Spindle for latch EXT, which the outside thread Setter sets (see jec.pml) */
+     waitUntil(EXT);
+     extDone = true;
+#else
      pushInternal(JOB_B);
      popOwn(job);
      if
      :: job == JOB_B -> executed++; latchSt[JOIN] = SET
      :: else -> waitUntil(JOIN)
      fi;
-     joinDone = true
+     joinDone = true;
+#endif
+#if USER_BLOCK
+     /* USER_BLOCK: the job now blocks worker 0 outside Spindle for good (see jec.pml) */
+     userBlocked = true;
+     false
+#endif
   :: else -> skip
   fi;
   waitUntil(me)
@@ -303,6 +355,14 @@ proctype Injector() {
   od
 }
 
+#if USER_BLOCK == 2
+/* USER_BLOCK=2: an outside thread completes the future J waits for: WorkerLatch.set of EXT, at any moment */
+proctype Setter() {
+  byte old;
+  setLatch(EXT, 0)
+}
+#endif
+
 active proctype Monitor() {
   byte k;
   timeout ->
@@ -312,8 +372,13 @@ active proctype Monitor() {
   :: k < W -> assert(dqTop[k] == dqBot[k]); k++
   :: else -> break
   od;
+#if USER_BLOCK == 2
+  assert(extDone);                                         /* worker 0 not left asleep on its SET latch EXT */
+  assert(executed == INJ + 1)                              /* the injected jobs, the child */
+#else
   assert(joinDone);
-  assert(executed == INJ + 2)
+  assert(executed == INJ + 2)                              /* b, the injected jobs, the child */
+#endif
 }
 
 init {
@@ -323,6 +388,10 @@ init {
     :: i < W -> run Worker(i); i++
     :: else -> break
     od;
-    run Injector()
+    run Injector();
+#if USER_BLOCK == 2
+    run Setter();
+#endif
+    skip
   }
 }

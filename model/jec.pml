@@ -9,6 +9,8 @@
  *     one deque per worker (owner pops the bottom, thieves steal the top), the injector, no broadcasts.
  *   - Worker 0 starts with a join (Join.join): it pushes b (an internal push), runs a (nothing), then takes b back if
  *     nobody stole it, else waits on the join's WorkerLatch (4-state core latch, L1) running the worker loop.
+ *   - Leaving the idle state is JecSleep.leaveIdle(idle, foundWork) (WorkerThread.searchWhileIdle): with a job, or
+ *     because the latch was set; the latch exit hands on a wake-up a poster may have counted on (A4, below).
  *   - The first injected job spawns a child onto the deque of the worker running it (a second internal push).
  *   - An outside thread injects INJ jobs (Registry.inject -> JecSleep.newInjectedJobs).
  *   - The counters word: jec (JEC_BITS wide: 2 gives roll-over after 4 increments, J4), inactive, sleeping.
@@ -19,8 +21,8 @@
  *     registration is a CAS (a locked instruction), so the sleeper's fence is implied on TSO.
  *
  * Property (checked by the Monitor with spin's timeout): whenever the whole system is blocked, no job is left in any
- * queue, the join has completed, and its owner is not blocked on a SET latch. A lost wake-up (a job posted while
- * every worker sleeps forever, or a latch owner never woken) is such a blocked state.
+ * queue, the join (USER_BLOCK=2: J's wait) has completed, and its owner is not blocked on a SET latch. A lost wake-up
+ * (a job posted while every worker sleeps forever, or a latch owner never woken) is such a blocked state.
  *
  *   - WEAK_SEARCH=1 (default): a search's read of the injector may miss a job (an acquire read that no SC fence of the
  *     searcher orders after the poster's fence: the C++ model rayon's proof sketch is written for, and the fake
@@ -33,11 +35,36 @@
  *   FINAL_CHECK=0        remove the sleeper's final injector check (J5)        -> counter-example
  *   SLEEP_ORDER_BROKEN=1 sleeper checks the injector, THEN registers (J5 order) -> counter-example
  *   POSTER_FENCE=0       remove newInjectedJobs' fence (J5)                     -> counter-example (TSO store buffer)
- *   USER_BLOCK=1         worker 0 blocks in user code after its join (no further searches) -> must still verify
+ *   USER_BLOCK=1|2       worker 0 leaves a latch wait and then blocks in user code for good (a job blocked outside
+ *                        Spindle: I/O, a lock, a plain CountDownLatch), so it never searches again and every job must
+ *                        run on the other workers. 1: after its join, whose latch worker 1 sets (b stolen and run).
+ *                        2 (LatchExitWakeupTest): no join; worker 0 runs a job J that waits through Spindle (a pool
+ *                        CompletableFuture's join) on latch EXT, which an outside thread (process Setter) sets at any
+ *                        moment relative to the injections.                   -> must verify (with the fix, A4)
+ *   OLD_LATCH_EXIT=1     the code before A4: a latch exit decrements inactive and wakes nobody (the old workFound;
+ *                        A2's "more work where the job came from" is never true without a job; no hand-on after a
+ *                        find either)
+ *                        -> with USER_BLOCK=1 or 2, counter-example: an injection finds inactive - sleeping = 1 (worker
+ *                        0, awake and idle in its latch wait) and wakes nobody (Option B); worker 0 sees its latch set
+ *                        and leaves without searching; the job stays in the injector while worker 1 sleeps
+ *   HAND_ON_FIND=0       A4 on latch exits only (as first written in JecSleep.leaveIdle): a worker leaving with a job
+ *                        wakes only by A2 (more work at the job's source)    -> counter-example with USER_BLOCK=1|2 and
+ *                        INJ=2 (found fastest with WEAK_SEARCH=0): an injection counts on idle worker 0, which then
+ *                        takes a DIFFERENT job (the child, stolen from worker 1's deque); A2 sees worker 1's deque
+ *                        empty and wakes nobody; worker 0 runs the child, finds its latch set, returns into its job
+ *                        without an idle phase and blocks; the injected job waits for ever while worker 1 sleeps.
+ * The fix (default, JecSleep.leaveIdle): sleepers = subInactiveThread() (SC getAndAdd, old sleeping count); if
+ * sleepers > 0: with a job and more work visible at its source, wake min(sleepers, 2) (A2); otherwise, with or without
+ * a job, if any work is visible (the injector, any deque), wake one (A4). The reads follow the RMW: a poster that
+ * counted on this worker read the counters before it, after publishing its job (J5's fence), so a job still waiting
+ * is seen. HAND_ON_FIND=1 (the part after "otherwise, with a job") is needed as well: without it, see above.
  * Findings: the counter-examples without the final check / with the order broken need no JEC roll-over (they also
  * appear with JEC_BITS=7): the post found the JEC odd and changed nothing. With WEAK_SEARCH=0 the final check is
  * redundant (verified even with a 2-bit JEC): every JEC step after a post that could bring the JEC back to a sleeper's
- * snapshot is an announcement, whose worker searches afterwards and finds the job.
+ * snapshot is an announcement, whose worker searches afterwards and finds the job. Waking one sleeper in A4 suffices
+ * for liveness: the woken worker searches from scratch, and each of its own exits from the idle state hands on in
+ * turn while work stays visible and sleepers remain (a chain, not a fan-out). 2 workers cannot tell one from two;
+ * the 3-worker searches are partial (bit-state, and a full search outgrows 16 GB).
  */
 
 #ifndef W
@@ -61,6 +88,12 @@
 #ifndef USER_BLOCK
 #define USER_BLOCK 0
 #endif
+#ifndef OLD_LATCH_EXIT
+#define OLD_LATCH_EXIT 0
+#endif
+#ifndef HAND_ON_FIND
+#define HAND_ON_FIND 1
+#endif
 #ifndef WEAK_SEARCH
 #define WEAK_SEARCH 1
 #endif
@@ -82,7 +115,9 @@
 #define SLEEPING 2
 #define SET 3
 #define JOIN W                /* latch index of the join latch; latches 0..W-1 are the workers' terminate latches */
+#define EXT (W + 1)           /* USER_BLOCK=2: the latch of job J's wait for an outside event (owner: worker 0) */
 #define FREE 255
+#define SRC_INJECTOR W        /* IdleState.FOUND_IN_INJECTOR; 0..W-1: the deque the job came from */
 
 /* --- JecCounters: one word (JecCounters.word) --- */
 byte jec;                     /* bits 63..32 */
@@ -102,9 +137,10 @@ byte dqBot[W];
 /* --- WorkerSleepState per worker, CoreLatch per latch --- */
 byte lockOwner[W];            /* WorkerSleepState.lock */
 bool isBlocked[W];            /* WorkerSleepState.isBlocked */
-byte latchSt[W + 1];
+byte latchSt[W + 2];
 
 bool joinDone;
+bool extDone;                 /* USER_BLOCK=2: J's wait for the outside event returned */
 bool userBlocked;
 byte executed;
 
@@ -207,13 +243,13 @@ inline popOwn(job) {
 
 /* WorkerThread.findWork: own deque, steal from the others, then Registry.pollInjected. One atomic step: the protocol's
  * argument is only that a search starting after a post sees it (SleepProtocol's premise); a job posted during a real,
- * non-atomic search is either seen or posted after the step modelled here, which the protocol must handle anyway. */
+ * non-atomic search is either seen or posted after the step modelled here, which the protocol must handle anyway.
+ * Records where the job came from (idle.foundWork(source)): leaveIdle reads "more work there?" later, lazily (A2). */
 inline findWork(job) {
   atomic {
-    more = false;
     if
     :: dqTop[me] != dqBot[me] -> dqBot[me]--; job = dq[me * CAP + dqBot[me] % CAP]; dq[me * CAP + dqBot[me] % CAP] = NONE;
-                                 more = (dqTop[me] != dqBot[me])          /* idle.foundWork(more visible) */
+                                 src = me                                 /* idle.foundWork(index) */
     :: else -> job = NONE
     fi;
     k = 0;
@@ -221,7 +257,7 @@ inline findWork(job) {
     :: job == NONE && k < W ->
        if
        :: k != me && dqTop[k] != dqBot[k] -> job = dq[k * CAP + dqTop[k] % CAP]; dq[k * CAP + dqTop[k] % CAP] = NONE;
-                                             dqTop[k]++; more = (dqTop[k] != dqBot[k])   /* WorkerThread.stealFrom */
+                                             dqTop[k]++; src = k                  /* WorkerThread.stealFrom */
        :: else -> skip
        fi;
        k++
@@ -230,7 +266,7 @@ inline findWork(job) {
     k = 0;
     if
     :: job == NONE && injector > 0 -> job = injKind[injHead]; injHead++; injector--;
-                                      more = (injector > 0)                 /* pollInjectedNoting */
+                                      src = SRC_INJECTOR                    /* pollInjectedNoting */
 #if WEAK_SEARCH
     :: job == NONE && injector > 0 -> skip      /* WEAK_SEARCH: this acquire read misses the job (see header) */
 #endif
@@ -319,6 +355,69 @@ inline noWorkFound(L) {
   fi
 }
 
+/* IdleState.anyWorkVisible -> WorkerThread.anyWorkVisible: the injector (and this worker's private queue, not
+ * modelled), then every deque, ours included: volatile reads, one at a time, all after the subInactiveThread RMW.
+ * Not WEAK_SEARCH reads: the getAndAdd is a locked instruction (an SC fence on this side), and a poster that counted
+ * on this worker read the counters before it in their total order (J3), after publishing its job (its fence, J5). */
+inline anyWorkVisible() {
+  more = (injector > 0);
+  k = 0;
+  do
+  :: !more && k < W -> atomic { more = (dqTop[k] != dqBot[k]); k++ }
+  :: else -> break
+  od
+}
+
+/* JecSleep.leaveIdle(idle, found): leaving the idle state, with a job (found) or because the latch was set.
+ *   sleepers = counters.subInactiveThread(): an SC getAndAdd returning the old word's sleeping count (J3). If
+ *   sleepers > 0:
+ *   - found, A2 (the cascade): read whether more work stayed visible where the job came from (IdleState.
+ *     moreWorkVisible -> WorkerThread.moreWorkAt(source), read after the RMW); if so wake min(sleepers, 2).
+ *   - not found (latch exit), A4: if any work is visible anywhere (anyWorkVisible above), wake one.
+ *   - found, and A2 saw nothing more at the source (HAND_ON_FIND=1, default): A4's rule too: if any work is visible
+ *     anywhere, wake one. A poster may have counted on this worker as an awake idle searcher (Option B) for a job in
+ *     another queue than the one the worker took; the worker now runs its job and may never search again (its
+ *     latch is set by then: waitUntilCold returns after the job without an idle phase; or its job blocks outside
+ *     Spindle). HAND_ON_FIND=0: A4 on latch exits only (counter-example with USER_BLOCK=1|2, INJ=2).
+ *   OLD_LATCH_EXIT=1: the code before A4: a latch exit only decrements inactive and wakes nobody (the old workFound:
+ *     A2's "more work where the job came from" is never true when no job was found); no hand-on after a find either. */
+inline leaveIdle(found) {
+#if OLD_LATCH_EXIT
+  if
+  :: !found -> atomic { inactive--; n = 0 }                /* old workFound: wakes nobody */
+  :: else -> atomic { n = sleeping; inactive-- }
+  fi;
+#else
+  atomic { n = sleeping; inactive-- };                     /* sleepers = subInactiveThread() */
+#endif
+  if
+  :: n > 0 && found ->
+     atomic {
+       if
+       :: src == SRC_INJECTOR -> more = (injector > 0)     /* registry.hasInjectedJobs() */
+       :: else -> more = (dqTop[src] != dqBot[src])        /* that deque (own: also the broadcasts, not modelled) */
+       fi;
+       if
+       :: more -> n = (n < 2 -> n : 2)                     /* wakeAnyThreads(min(sleepers, 2), CASCADE) */
+       :: else -> n = 0
+       fi
+     };
+#if HAND_ON_FIND && !OLD_LATCH_EXIT
+     if
+     :: n == 0 -> anyWorkVisible(); atomic { k = 0; n = (more -> 1 : 0) }   /* wakeAnyThreads(1, CASCADE) */
+     :: else -> skip
+     fi;
+#endif
+     wakeAnyThreads(n)                                     /* resets n, k */
+  :: n > 0 && !found ->                                    /* A4 */
+     anyWorkVisible();
+     atomic { k = 0; n = (more -> 1 : 0) };                /* wakeAnyThreads(1, CASCADE) */
+     wakeAnyThreads(n)
+  :: else -> n = 0
+  fi;
+  atomic { more = false; src = 0 }
+}
+
 /* WorkerThread.waitUntilCold(latch) */
 inline waitUntil(L) {
   leave = false;
@@ -332,16 +431,11 @@ inline waitUntil(L) {
      :: else ->
         atomic { inactive++; rounds = 0; snap = NO_SNAPSHOT };  /* JecSleep.startLooking */
         do
-        :: latchSt[L] == SET ->                            /* leaving idle: workFound; no cascade (A2: nothing found) */
-           atomic { inactive--; more = false }; leave = true; break
+        :: latchSt[L] == SET -> leaveIdle(false); leave = true; break     /* leaveIdle(idle, false) */
         :: else ->
            findWork(job);
            if
-           :: job != NONE ->                               /* JecSleep.workFound: cascade (A2: only if more work
-                                                              stayed visible where the job came from), execute */
-              atomic { n = (more -> (sleeping < 2 -> sleeping : 2) : 0); inactive--; more = false };
-              wakeAnyThreads(n);
-              runJob(job); break
+           :: job != NONE -> leaveIdle(true); runJob(job); break          /* leaveIdle(idle, true); execute */
            :: else -> noWorkFound(L)
            fi
         od
@@ -350,10 +444,18 @@ inline waitUntil(L) {
 }
 
 proctype Worker(byte me) {
-  byte job, rounds, snap, wj, wi, ws, awake, n, k, old;
+  byte job, rounds, snap, wj, wi, ws, awake, n, k, old, src;
   bool ok, woke, wasEmpty, gaveUp, leave, more;
   if
   :: me == 0 ->
+#if USER_BLOCK == 2
+     /* USER_BLOCK=2 (LatchExitWakeupTest): worker 0 runs a job J that waits, through Spindle (the worker loop: join()
+      * of a pool CompletableFuture), for an event only an outside thread signals: latch EXT, set by process Setter
+      * at any moment relative to the injections. Then J blocks worker 0 outside Spindle (a plain CountDownLatch)
+      * for good. No join here (b is not a job of this variant). */
+     waitUntil(EXT);
+     extDone = true;
+#else
      /* Join.join(a, b) on worker 0: push b, run a, take b back or wait for its latch */
      pushInternal(JOB_B);
      popOwn(job);
@@ -362,9 +464,11 @@ proctype Worker(byte me) {
      :: else -> waitUntil(JOIN)
      fi;
      joinDone = true;
+#endif
 #if USER_BLOCK
-     /* USER_BLOCK: the job that made the join now blocks its worker outside Spindle (I/O, a lock, a user latch):
-      * worker 0 never searches again. Legal for a job, and no job of this pool may then stay unrun. */
+     /* USER_BLOCK: the job now blocks its worker outside Spindle (I/O, a lock, a user latch): worker 0 never searches
+      * again, so every job of this pool must run on the other workers. Legal for a job, and no job may then stay
+      * unrun: whoever counted on worker 0 as an awake idle searcher must not be left relying on it (A4, H8). */
      userBlocked = true;
      false
 #endif
@@ -415,6 +519,16 @@ proctype Injector() {
   od
 }
 
+#if USER_BLOCK == 2
+/* USER_BLOCK=2: an outside thread completes the future J waits for: WorkerLatch.set of EXT (wakes worker 0 if it
+ * sleeps on it, L1), at any moment relative to the injections */
+proctype Setter() {
+  byte old;
+  bool woke;
+  setLatch(EXT, 0)
+}
+#endif
+
 /* the hardware drains the poster's store buffer at any moment */
 active proctype Drain() {
 end: do
@@ -432,8 +546,13 @@ active proctype Monitor() {
   :: k < W -> assert(dqTop[k] == dqBot[k]); k++
   :: else -> break
   od;
+#if USER_BLOCK == 2
+  assert(extDone);                                         /* worker 0 not left asleep on its SET latch EXT */
+  assert(executed == INJ + 1)                              /* the injected jobs, the child */
+#else
   assert(joinDone);
   assert(executed == INJ + 2)                              /* b, the injected jobs, the child */
+#endif
 }
 
 init {
@@ -450,6 +569,10 @@ init {
     :: i < W -> run Worker(i); i++
     :: else -> break
     od;
-    run Injector()
+    run Injector();
+#if USER_BLOCK == 2
+    run Setter();
+#endif
+    skip
   }
 }

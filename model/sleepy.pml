@@ -10,12 +10,19 @@
  * The yield rounds are abstracted: round 0 tries to get sleepy, round 1 checks it is still sleepy, round 2 falls
  * asleep (ROUNDS_UNTIL_ASLEEP = ROUNDS_UNTIL_SLEEPY + 2; one search between each).
  *
- * Property (Monitor, at spin's timeout): when everything is blocked, every job ran, the join completed.
+ * Property (Monitor, at spin's timeout): when everything is blocked, every job ran, the join (USER_BLOCK=2: J's wait)
+ * completed.
  *
  * Variants (spin -D...): W=2|3, INJ=1|2 and, each expected to give a counter-example:
  *   TICKLE_NEEDS_BIT=1   a tickle acts only if the asleep bit is set, not on a sleepy worker (scenario 2, S1/S5)
  *   CHECK_THEN_SLEEP=1   falling asleep checks "still sleepy", then stores the bit: not one CAS (scenario 2, S1)
  *   CAS_BEFORE_LOCK=1    the fall-asleep CAS happens before the sleeper holds the lock (scenario 3, S4)
+ * and, expected to verify:
+ *   USER_BLOCK=1|2       worker 0 leaves a latch wait, then blocks in user code for good (never searches again):
+ *                        1 after its join (latch set by worker 1), 2 in a job J waiting through Spindle on latch EXT
+ *                        that an outside thread sets at any moment (LatchExitWakeupTest); as in jec.pml. SLEEPY_WORKER's
+ *                        leaveIdle owes nothing on a latch exit (only S6's stopBeingSleepy): a tickle wakes every
+ *                        sleeper (S5), so no poster counts on one awake idle worker.
  */
 
 #ifndef W
@@ -33,6 +40,9 @@
 #ifndef CAS_BEFORE_LOCK
 #define CAS_BEFORE_LOCK 0
 #endif
+#ifndef USER_BLOCK
+#define USER_BLOCK 0
+#endif
 
 #define CAP 3
 #define NONE 0
@@ -45,6 +55,7 @@
 #define SLEEPING 2
 #define SET 3
 #define JOIN W
+#define EXT (W + 1)           /* USER_BLOCK=2: the latch of job J's wait for an outside event (owner: worker 0) */
 #define FREE 255
 
 /* SleepyWorkerSleep.state: bits 63..1 = sleepy worker + 1, bit 0 = some worker asleep */
@@ -60,8 +71,10 @@ byte injTail;
 byte dq[W * CAP];
 byte dqTop[W];
 byte dqBot[W];
-byte latchSt[W + 1];
+byte latchSt[W + 2];
 bool joinDone;
+bool extDone;                 /* USER_BLOCK=2: J's wait for the outside event returned */
+bool userBlocked;
 byte executed;
 
 inline lock() { atomic { lockOwner == FREE -> lockOwner = me } }
@@ -139,8 +152,9 @@ inline findWork(job) {        /* WorkerThread.findWork, one atomic step (see jec
   }
 }
 
-/* SleepyWorkerSleep.workFound -> stopBeingSleepy (S6): CAS our id away, keeping the bit */
-inline workFound() {
+/* SleepyWorkerSleep.leaveIdle(idle, foundWork) -> stopBeingSleepy (S6): CAS our id away, keeping the bit. Nothing
+ * else, also on a latch exit: every tickle wakes every sleeper (S5), so no poster counted on this worker alone. */
+inline leaveIdle() {
   atomic { if :: rounds > 0 && sleepyId == me + 1 -> sleepyId = 0 :: else -> skip fi };
   rounds = 0
 }
@@ -215,11 +229,11 @@ inline waitUntil(L) {
      :: else ->
         rounds = 0;                                        /* startLooking */
         do
-        :: latchSt[L] == SET -> workFound(); leave = true; break
+        :: latchSt[L] == SET -> leaveIdle(); leave = true; break             /* leaveIdle(idle, false) */
         :: else ->
            findWork(job);
            if
-           :: job != NONE -> workFound(); runJob(job); break
+           :: job != NONE -> leaveIdle(); runJob(job); break                 /* leaveIdle(idle, true) */
            :: else -> noWorkFound(L)
            fi
         od
@@ -234,13 +248,24 @@ proctype Worker(byte me) {
   bool ok, fell, wasBit, leave;
   if
   :: me == 0 ->
+#if USER_BLOCK == 2
+     /* USER_BLOCK=2: job J waits through Spindle for latch EXT, which the outside thread Setter sets (see jec.pml) */
+     waitUntil(EXT);
+     extDone = true;
+#else
      pushInternal(JOB_B);
      popOwn(job);
      if
      :: job == JOB_B -> executed++; latchSt[JOIN] = SET
      :: else -> waitUntil(JOIN)
      fi;
-     joinDone = true
+     joinDone = true;
+#endif
+#if USER_BLOCK
+     /* USER_BLOCK: the job now blocks worker 0 outside Spindle for good (see jec.pml) */
+     userBlocked = true;
+     false
+#endif
   :: else -> skip
   fi;
   waitUntil(me)
@@ -259,6 +284,15 @@ proctype Injector() {
   od
 }
 
+#if USER_BLOCK == 2
+/* USER_BLOCK=2: an outside thread completes the future J waits for: WorkerLatch.set of EXT, at any moment */
+proctype Setter() {
+  byte old;
+  bool wasBit;
+  setLatch(EXT)
+}
+#endif
+
 active proctype Monitor() {
   byte k;
   timeout ->
@@ -267,8 +301,13 @@ active proctype Monitor() {
   :: k < W -> assert(dqTop[k] == dqBot[k]); k++
   :: else -> break
   od;
+#if USER_BLOCK == 2
+  assert(extDone);                                         /* worker 0 not left asleep on its SET latch EXT */
+  assert(executed == INJ + 1)                              /* the injected jobs, the child */
+#else
   assert(joinDone);
-  assert(executed == INJ + 2)
+  assert(executed == INJ + 2)                              /* b, the injected jobs, the child */
+#endif
 }
 
 init {
@@ -278,6 +317,10 @@ init {
     :: i < W -> run Worker(i); i++
     :: else -> break
     od;
-    run Injector()
+    run Injector();
+#if USER_BLOCK == 2
+    run Setter();
+#endif
+    skip
   }
 }
