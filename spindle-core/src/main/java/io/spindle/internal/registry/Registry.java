@@ -452,6 +452,11 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         return new PoolStats(executed, steals, injected.sum(), sleeps, wakeups, injector.size(), perWorker);
     }
 
+    /** For diagnostics and tests: see {@link SleepProtocol#isAtRest()}. */
+    public boolean isSleepAtRest() {
+        return sleep.isAtRest();
+    }
+
     @Override
     public String toString() {
         return "name=" + name + ", threads=" + workers.length + ", strategy=" + config.sleepStrategy() + ", "

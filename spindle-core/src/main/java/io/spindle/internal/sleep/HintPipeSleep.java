@@ -572,6 +572,11 @@ public final class HintPipeSleep implements SleepProtocol {
     }
 
     @Override
+    public boolean isAtRest() {
+        return sleepersCount() == workers.length && hintsWritten() == hintsRead();
+    }
+
+    @Override
     public String toString() {
         return "sleepers=" + sleepersCount() + ", watcher=" + watcher() + ", hintsWritten=" + hintsWritten()
                 + ", hintsRead=" + hintsRead();

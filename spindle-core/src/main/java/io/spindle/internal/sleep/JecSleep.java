@@ -305,6 +305,12 @@ public final class JecSleep implements SleepProtocol {
     }
 
     @Override
+    public boolean isAtRest() {
+        long word = counters.load(); // one snapshot of the packed word
+        return JecCounters.inactiveThreads(word) == workers.length && JecCounters.sleepingThreads(word) == workers.length;
+    }
+
+    @Override
     public String toString() {
         return counters.toString();
     }

@@ -73,6 +73,15 @@ public interface SleepProtocol {
      */
     default void close() {}
 
+    /**
+     * For diagnostics and tests: whether the protocol's own bookkeeping says every worker is blocked and no wake-up is
+     * in flight (JEC: inactive = sleeping = threads; SLEEPY_WORKER: nobody sleepy, the sleeping bit set, every worker
+     * blocked; HINT_PIPE: sleepers = threads, every hint read). A pool left alone for long enough must reach this
+     * state; counters stuck elsewhere (a worker counted twice, or dead) mean a broken invariant. A snapshot: racy
+     * while work is posted.
+     */
+    boolean isAtRest();
+
     /** @return times worker {@code workerIndex} blocked */
     long sleeps(int workerIndex);
 

@@ -322,6 +322,16 @@ public final class SleepyWorkerSleep implements SleepProtocol {
     }
 
     @Override
+    public boolean isAtRest() {
+        lock.lock(); // the condition's wait queue may only be read under its lock
+        try {
+            return loadState() == SLEEPING && lock.getWaitQueueLength(tickled) == counts.length;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
     public String toString() {
         long word = loadState();
         return "state=" + word + " (sleepy=" + ((word >>> 1) - 1) + ", anyoneSleeping=" + anyoneSleeping(word) + ")";

@@ -556,6 +556,11 @@ final class WeakenedHintPipeSleep implements SleepProtocol {
     }
 
     @Override
+    public boolean isAtRest() {
+        throw new UnsupportedOperationException("the jcstress tests never ask a weakened protocol whether it rests");
+    }
+
+    @Override
     public long wakeups(int workerIndex) {
         return workers[workerIndex].counts.wakeups();
     }

@@ -206,6 +206,11 @@ final class WeakenedSleepyWorkerSleep implements SleepProtocol {
     }
 
     @Override
+    public boolean isAtRest() {
+        throw new UnsupportedOperationException("the jcstress tests never ask a weakened protocol whether it rests");
+    }
+
+    @Override
     public long wakeups(int workerIndex) {
         return counts[workerIndex].wakeups();
     }
