@@ -13,10 +13,13 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 public final class Failures {
     private static final VarHandle FIRST;
+    private static final VarHandle UNRECORDED;
 
     static {
         try {
-            FIRST = MethodHandles.lookup().findVarHandle(Failures.class, "first", Throwable.class);
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            FIRST = l.findVarHandle(Failures.class, "first", Throwable.class);
+            UNRECORDED = l.findVarHandle(Failures.class, "unrecorded", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -24,12 +27,22 @@ public final class Failures {
 
     private volatile Throwable first;
     private final ConcurrentLinkedQueue<Throwable> others = new ConcurrentLinkedQueue<>();
+    /** Later failures that could not be queued (no memory for a node): counted, and said in {@link #combine()}. */
+    private volatile int unrecorded;
 
-    /** Records a failure; the first one recorded (the CAS winner) is "first in time". */
+    /**
+     * Records a failure; the first one recorded (the CAS winner) is "first in time". Never throws: callers call it
+     * from their catch blocks on the way to a latch or count that must still be released, often while memory is
+     * exhausted (the failure being recorded may be that OutOfMemoryError).
+     */
     public void add(Throwable t) {
         // volatile CAS: exactly one failure becomes first; the rest queue up (the queue publishes them safely)
         if (!FIRST.compareAndSet(this, null, t)) {
-            others.add(t);
+            try {
+                others.add(t); // allocates a node
+            } catch (Throwable noMemory) {
+                UNRECORDED.getAndAdd(this, 1); // volatile RMW: published to combine() like the queue's nodes
+            }
         }
     }
 
@@ -42,12 +55,21 @@ public final class Failures {
         if (f == null) {
             return null;
         }
-        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        seen.add(f);
-        for (Throwable o : others) {
-            if (seen.add(o)) {
-                f.addSuppressed(o);
+        try {
+            Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+            seen.add(f);
+            for (Throwable o : others) {
+                if (seen.add(o)) {
+                    f.addSuppressed(o);
+                }
             }
+            int lost = unrecorded;
+            if (lost > 0) {
+                f.addSuppressed(new IllegalStateException(lost
+                        + " more failure(s) of this operation could not be recorded: out of memory"));
+            }
+        } catch (Throwable noMemory) {
+            // Out of memory while attaching the others: the first failure is still the one to rethrow.
         }
         return f;
     }
@@ -71,10 +93,17 @@ public final class Failures {
         throw (E) t;
     }
 
-    /** Adds {@code suppressed} to {@code primary} unless it is the same instance (or null). */
+    /**
+     * Adds {@code suppressed} to {@code primary} unless it is the same instance (or null). Never throws: with memory
+     * exhausted the suppressed failure is dropped, and the primary one, which the caller is about to rethrow, wins.
+     */
     public static void addSuppressedOnce(Throwable primary, Throwable suppressed) {
         if (suppressed != null && suppressed != primary) {
-            primary.addSuppressed(suppressed);
+            try {
+                primary.addSuppressed(suppressed); // allocates the suppressed list on first use
+            } catch (Throwable noMemory) {
+                // nothing to record it with; rethrowing the primary failure matters more
+            }
         }
     }
 }

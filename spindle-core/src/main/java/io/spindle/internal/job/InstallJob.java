@@ -33,10 +33,13 @@ public final class InstallJob<T> implements Job {
         try {
             result = op.get();
         } catch (Throwable t) {
-            failure = t;
+            failure = t; // a plain store: recording a failure never throws, not even out of memory
         }
-        latch.set(); // publishes result/failure to the waiter (Latch's memory effects)
-        onDone.run();
+        try {
+            latch.set(); // publishes result/failure to the waiter (Latch's memory effects)
+        } finally {
+            onDone.run(); // the pool's count goes back even if the latch's wake-up threw (it retries; see Registry)
+        }
     }
 
     /** Waiter, after the latch is set: the result, or the op's failure rethrown as it is. */

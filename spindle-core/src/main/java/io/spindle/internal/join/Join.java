@@ -28,11 +28,11 @@ public final class Join {
         } catch (Throwable t) {
             failureA = t; // b still runs (SPEC §1: both closures always run)
         }
-        takeBackOrWait(worker, jobB);
+        Throwable runtimeFailure = takeBackOrWait(worker, jobB);
 
         @SuppressWarnings("unchecked")
         B resultB = (B) jobB.result();
-        rethrowFailures(failureA, jobB.failure());
+        rethrowFailures(failureA, jobB.failure(), runtimeFailure);
         return new Pair<>(resultA, resultB);
     }
 
@@ -46,19 +46,26 @@ public final class Join {
         } catch (Throwable t) {
             failureA = t; // b still runs (SPEC §1: both closures always run)
         }
-        takeBackOrWait(worker, jobB);
+        Throwable runtimeFailure = takeBackOrWait(worker, jobB);
 
-        rethrowFailures(failureA, jobB.failure());
+        rethrowFailures(failureA, jobB.failure(), runtimeFailure);
     }
 
-    /** SPEC §1: a's failure wins, with b's added as suppressed; else b's failure; else nothing. */
-    private static void rethrowFailures(Throwable failureA, Throwable failureB) {
-        if (failureA != null) {
-            Failures.addSuppressedOnce(failureA, failureB);
-            throw Failures.<RuntimeException>sneakyThrow(failureA);
-        }
-        if (failureB != null) {
-            throw Failures.<RuntimeException>sneakyThrow(failureB);
+    /**
+     * SPEC §1: a's failure wins, with b's added as suppressed; else b's failure; else nothing. A failure of the
+     * runtime's own steps while taking b back or waiting for it comes last (suppressed, or thrown if the closures
+     * succeeded): both closures ran regardless.
+     */
+    private static void rethrowFailures(Throwable failureA, Throwable failureB, Throwable runtimeFailure) {
+        Throwable primary = failureA != null ? failureA : failureB != null ? failureB : runtimeFailure;
+        if (primary != null) {
+            if (primary != failureB) {
+                Failures.addSuppressedOnce(primary, failureB);
+            }
+            if (primary != runtimeFailure) {
+                Failures.addSuppressedOnce(primary, runtimeFailure);
+            }
+            throw Failures.<RuntimeException>sneakyThrow(primary);
         }
     }
 
@@ -66,19 +73,42 @@ public final class Join {
      * Pops local jobs until {@code jobB} comes back (run it inline) or the deque is empty (it was stolen: wait for its
      * latch, running other work meanwhile). Jobs above {@code jobB} are ones {@code a} left behind (spawns); they run
      * here, as in rayon.
+     *
+     * <p>Returns only once b has run (SPEC §1: a join never ends before its b). A step of the runtime may throw on the
+     * way (a stack overflow in a pop, or in a job's catch block, when {@code a} left the stack nearly full): the step
+     * is retried from this shallower frame, and the first such failure is returned for the caller to report after b.
+     *
+     * @return the first failure of a runtime step, or null
      */
-    private static void takeBackOrWait(WorkerThread worker, JoinJob jobB) {
-        while (!jobB.probe()) {
-            Job job = worker.takeLocalJob();
-            if (job == jobB) {
-                jobB.runInline();
-                return;
+    private static Throwable takeBackOrWait(WorkerThread worker, JoinJob jobB) {
+        Throwable runtimeFailure = null;
+        boolean holdingB = false; // jobB was taken back from the deque: only this thread can run it now
+        while (true) {
+            try {
+                if (holdingB) {
+                    jobB.runInline(); // throws only if the call itself overflowed, before b started: retried
+                    return runtimeFailure;
+                }
+                while (!jobB.probe()) {
+                    Job job = worker.takeLocalJob();
+                    if (job == jobB) {
+                        holdingB = true;
+                        jobB.runInline();
+                        return runtimeFailure;
+                    }
+                    if (job == null) {
+                        worker.waitUntil(jobB); // returns, or throws, only once the thief set jobB's latch
+                        return runtimeFailure;
+                    }
+                    worker.execute(job); // if it throws, the job ran first
+                }
+                return runtimeFailure;
+            } catch (Throwable failure) {
+                if (runtimeFailure == null) {
+                    runtimeFailure = failure;
+                }
+                WorkerThread.pauseAfterFailure();
             }
-            if (job == null) {
-                worker.waitUntil(jobB);
-                return;
-            }
-            worker.execute(job);
         }
     }
 }

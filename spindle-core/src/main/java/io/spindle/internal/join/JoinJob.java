@@ -16,8 +16,11 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>the latch state, inherited;</li>
  *   <li>the {@link Supplier} or {@link Runnable} to run, in one subclass each;</li>
- *   <li>{@code slot}: before the job runs, the owning worker (whom a thief must wake); after, the result, or the
- *       failure wrapped in a {@link Failed} (a class no caller can produce, so a result is never mistaken for one).</li>
+ *   <li>{@code slot}: before the job runs, the owning worker (whom a thief must wake); after, the failure as it is (a
+ *       {@link Throwable}), or the result, boxed in a {@link ThrowableResult} in the rare case that the result is
+ *       itself a Throwable. Storing a failure must not allocate: the failure may be an OutOfMemoryError, or a
+ *       StackOverflowError with no stack left for a constructor, and the owner waits for this job's latch either
+ *       way.</li>
  * </ul>
  *
  * <p>One fresh object per join, on purpose: reusing a per-worker job per join depth (rayon keeps its job on the
@@ -63,13 +66,19 @@ abstract class JoinJob extends CoreLatch implements Job {
         throw new UnsupportedOperationException("a join job sets itself when it has run");
     }
 
-    /** Run by the owner after taking the job back from its own deque, or by a thief: stores the outcome. */
+    /**
+     * Run by the owner after taking the job back from its own deque, or by a thief: stores the outcome. Never throws,
+     * so that the latch is always set after it: the failure path is a plain store.
+     */
     void runInline() {
         Object outcome;
         try {
             outcome = compute();
+            if (outcome instanceof Throwable) {
+                outcome = new ThrowableResult(outcome); // rare; if this allocation fails, its Error is the outcome
+            }
         } catch (Throwable t) {
-            outcome = new Failed(t);
+            outcome = t;
         }
         slot = outcome;
     }
@@ -77,13 +86,16 @@ abstract class JoinJob extends CoreLatch implements Job {
     /** After the job ran (inline, or the latch was seen set): its result; null for a {@link Runnable}. */
     Object result() {
         Object o = slot;
-        return o instanceof Failed ? null : o;
+        if (o instanceof ThrowableResult) {
+            return ((ThrowableResult) o).result;
+        }
+        return o instanceof Throwable ? null : o;
     }
 
     /** After the job ran: its failure, or null. */
     Throwable failure() {
         Object o = slot;
-        return o instanceof Failed ? ((Failed) o).failure : null;
+        return o instanceof Throwable ? (Throwable) o : null;
     }
 
     /** A subclass per closure type, not one closure field and a type test: an object may be both. */
@@ -116,12 +128,12 @@ abstract class JoinJob extends CoreLatch implements Job {
         }
     }
 
-    /** A failure, boxed so that it cannot be confused with a result (which may itself be a Throwable). */
-    private static final class Failed {
-        final Throwable failure;
+    /** A result that is itself a Throwable, boxed so that it cannot be confused with a failure. */
+    private static final class ThrowableResult {
+        final Object result;
 
-        Failed(Throwable failure) {
-            this.failure = failure;
+        ThrowableResult(Object result) {
+            this.result = result;
         }
     }
 }

@@ -148,12 +148,43 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
 
     // --- the injector -----------------------------------------------------------------------------------------------
 
+    /**
+     * Puts {@code job} into the injector and tells the sleep protocol. Either the job is accepted for good and this
+     * returns, or this throws and the job is not in the pool: the caller then releases what it reserved for it.
+     */
     private void inject(Job job) {
         boolean queueWasEmpty = injector.isEmpty();
         injected.increment(); // before the job is visible, so that stats never show a job run but not injected
-        injector.add(job);    // the queue's own publication: a later poll sees the job fully built
-        sleep.newInjectedJobs(1, queueWasEmpty); // J5: the poster's fence is inside
-        events.injected(job instanceof SpawnJob ? "spawn" : "install", 1); // JFR, once the sleep protocol was told
+        try {
+            injector.add(job); // the queue's own publication: a later poll sees the job fully built
+        } catch (Throwable failure) {
+            injected.decrement(); // no node for it (out of memory): the job never became visible
+            throw failure;
+        }
+        try {
+            sleep.newInjectedJobs(1, queueWasEmpty); // J5: the poster's fence is inside
+        } catch (Throwable failure) {
+            withdrawAfterFailedInjection(job, failure);
+        }
+        try {
+            events.injected(job instanceof SpawnJob ? "spawn" : "install", 1); // JFR, once the protocol was told
+        } catch (Throwable failure) {
+            // The job is accepted and the protocol told: a missing JFR event must not turn that into a failure.
+        }
+    }
+
+    /**
+     * The protocol's step threw after {@code job} became visible (the protocol rolled its own bookkeeping back, but
+     * nobody may have been woken for the job). Withdraw it and rethrow, as if the injection had failed; unless a worker
+     * already took it: then it runs, the injection stands, and the failed wake-up was moot for it.
+     */
+    private void withdrawAfterFailedInjection(Job job, Throwable failure) {
+        // remove() succeeds for exactly one of us and a polling worker (as in shutdownNow); it unlinks, no allocation.
+        if (injector.remove(job)) {
+            injected.decrement();
+            throw failure instanceof RuntimeException ? (RuntimeException) failure
+                    : Failures.<RuntimeException>sneakyThrow(failure);
+        }
     }
 
     Job pollInjected() {
@@ -186,10 +217,16 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     private <T> T installCold(Supplier<T> op) {
         acquireExternal();
         WorkerThread caller = WorkerThread.current(); // a worker of another pool, or null
-        Latch latch = caller != null ? new WorkerLatch(caller.registry(), caller.index()) : new BlockingLatch();
-        InstallJob<T> job = new InstallJob<>(op, latch, termination::release);
-        inject(job);
-        awaitLatch(caller, latch);
+        InstallJob<T> job;
+        try {
+            Latch latch = caller != null ? new WorkerLatch(caller.registry(), caller.index()) : new BlockingLatch();
+            job = new InstallJob<>(op, latch, termination::release);
+            inject(job);
+        } catch (Throwable failure) {
+            termination.release(); // the job was not accepted: its count goes back (inject withdrew it)
+            throw failure;
+        }
+        awaitLatch(caller, job.latch());
         return job.resultOrRethrow();
     }
 
@@ -232,14 +269,25 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
 
     public void spawn(Runnable task) {
         WorkerThread w = currentWorker();
+        SpawnJob job = new SpawnJob(task, this, w == null); // before the count: an allocation failure leaks nothing
         if (w != null) {
             if (!termination.tryAcquireInternal()) {
                 throw new RejectedExecutionException("pool has terminated: " + this);
             }
-            w.push(new SpawnJob(task, this, false));
+            try {
+                w.push(job);
+            } catch (Throwable failure) {
+                termination.release(); // push threw: the job is not in the deque (see WorkerThread.push)
+                throw failure;
+            }
         } else {
             acquireExternal();
-            inject(new SpawnJob(task, this, true));
+            try {
+                inject(job);
+            } catch (Throwable failure) {
+                termination.release(); // inject threw: the job is not in the pool
+                throw failure;
+            }
         }
     }
 
@@ -271,12 +319,26 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             CountLatch remaining = new CountLatch(latch, n);
             Object[] results = new Object[n];
             Failures failures = new Failures();
-            injected.add(internal ? 0 : n); // before the copies are visible (see inject)
+            BroadcastJob<?>[] copies = new BroadcastJob<?>[n]; // all allocated before any is visible
             for (int i = 0; i < n; i++) {
-                workers[i].enqueueBroadcast(
-                        new BroadcastJob<>(op, new BroadcastContext(i, n), results, failures, remaining));
+                copies[i] = new BroadcastJob<>(op, new BroadcastContext(i, n), results, failures, remaining);
             }
-            sleep.newBroadcastJobs();
+            injected.add(internal ? 0 : n); // before the copies are visible (see inject)
+            int queued = 0;
+            try {
+                for (; queued < n; queued++) {
+                    workers[queued].enqueueBroadcast(copies[queued]); // allocates a queue node
+                }
+            } catch (Throwable failure) {
+                // Out of memory part-way: the copies not queued will never run. They count as ended, so the latch
+                // still waits for exactly the queued ones, and the failure is the broadcast's to rethrow.
+                failures.add(failure);
+                injected.add(internal ? 0 : queued - n);
+                for (int i = queued; i < n; i++) {
+                    remaining.decrement();
+                }
+            }
+            notifyUntilDone(sleep::newBroadcastJobs);
             if (!internal) {
                 events.injected("broadcast", n); // JFR
             }
@@ -323,9 +385,36 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
 
     // --- LatchOwner -------------------------------------------------------------------------------------------------
 
+    /**
+     * The latch is already set when this runs, so its owner will not block on it again: if the protocol's wake-up
+     * throws (it rolls itself back), a sleeping owner would sleep forever. Retry until it succeeds; memory comes back
+     * once the failing operation unwinds.
+     */
     @Override
     public void wakeLatchOwner(int index) {
-        sleep.notifyWorkerLatchIsSet(index);
+        while (true) {
+            try {
+                sleep.notifyWorkerLatchIsSet(index);
+                return;
+            } catch (Throwable failure) {
+                WorkerThread.pauseAfterFailure();
+            }
+        }
+    }
+
+    /**
+     * For a notification that cannot be taken back because its jobs are already visible and only a wake-up delivers
+     * them (broadcast copies in private queues): retry until the protocol's step succeeds, as for latches.
+     */
+    private static void notifyUntilDone(Runnable notification) {
+        while (true) {
+            try {
+                notification.run();
+                return;
+            } catch (Throwable failure) {
+                WorkerThread.pauseAfterFailure();
+            }
+        }
     }
 
     // --- hooks ------------------------------------------------------------------------------------------------------

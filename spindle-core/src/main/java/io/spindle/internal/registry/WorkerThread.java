@@ -101,7 +101,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
                 return;
             } catch (Throwable runtimeFailure) {
                 reportRuntimeFailure(runtimeFailure);
-                LockSupport.parkNanos(FAILURE_BACKOFF_NANOS); // a failure that repeats must not spin a core
+                pauseAfterFailure(); // a failure that repeats must not spin a core
             }
         }
     }
@@ -123,10 +123,33 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
 
     // --- pushing ----------------------------------------------------------------------------------------------------
 
-    /** Makes {@code job} available to thieves (and to this worker's later pops). */
+    /**
+     * Makes {@code job} available to thieves (and to this worker's later pops). Either the job is pushed for good and
+     * this returns, or it throws and the job is not in the deque: a caller that reserved something for the job (a
+     * count) rolls it back on a throw, and one that waits for the job (a join) waits only after a normal return.
+     */
     public void push(Job job) {
-        boolean queueWasEmpty = deque.push(job); // Option A input: a non-empty deque means nobody is stealing
-        sleep.newInternalJobs(index, 1, queueWasEmpty);
+        boolean queueWasEmpty = deque.push(job); // throws only before the job is visible (the deque grows first)
+        try {
+            sleep.newInternalJobs(index, 1, queueWasEmpty); // Option A input: a non-empty deque means nobody steals
+        } catch (Throwable failure) {
+            takeBackAfterFailedPush(job, failure);
+        }
+    }
+
+    /**
+     * The protocol's step threw after {@code job} became visible (it rolled its own bookkeeping back). Take the job
+     * back and rethrow, as if the push had failed; unless a thief already took it: then it runs, the push stands, and
+     * the failed step concerned waking sleepers, which an awake thief made moot.
+     */
+    private void takeBackAfterFailedPush(Job job, Throwable failure) {
+        // Thieves take the oldest job first, so ours, the newest, is gone only if the deque was emptied: pop returns
+        // our job or null, never another one.
+        Job back = deque.pop();
+        if (back == job) {
+            throw Failures.<RuntimeException>sneakyThrow(failure);
+        }
+        assert back == null : "a pop after a push returned another job";
     }
 
     /** Pops this worker's newest job, or takes a broadcast copy queued for it. */
@@ -157,30 +180,43 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
 
     private void waitUntilCold(CoreLatch latch) {
         Throwable runtimeFailure = null;
-        while (!latch.probe()) {
-            // Local work first, before touching any shared sleep state.
-            Job job = takeLocalJob();
-            if (job == null) {
-                try {
-                    job = searchWhileIdle(latch);
-                } catch (Throwable failure) {
-                    runtimeFailure = runtimeFailed(latch, runtimeFailure, failure);
-                    continue;
-                }
-                if (job == null) {
+        while (true) {
+            try {
+                if (!waitStep(latch)) {
                     break; // the latch was set
                 }
+            } catch (Throwable failure) {
+                // Whatever threw (a stack overflow in a pop, an Error in the sleep path or in a job's catch block),
+                // no job was dropped: searchWhileIdle runs a job it took, execute ran its job before it threw.
+                runtimeFailure = runtimeFailed(latch, runtimeFailure, failure);
             }
-            execute(job); // the job may push local work: the next round looks there first
         }
         if (runtimeFailure != null) {
             throw Failures.<RuntimeException>sneakyThrow(runtimeFailure);
         }
     }
 
+    /** One round of the wait: a local job, or an idle search. @return false once the latch is set */
+    private boolean waitStep(CoreLatch latch) {
+        if (latch.probe()) {
+            return false;
+        }
+        // Local work first, before touching any shared sleep state.
+        Job job = takeLocalJob();
+        if (job == null) {
+            job = searchWhileIdle(latch);
+            if (job == null) {
+                return false; // the latch was set
+            }
+        }
+        execute(job); // the job may push local work: the next round looks there first
+        return true;
+    }
+
     /**
      * A step of the idle loop threw. Keeps the first failure for the caller of a nested wait (the top level reports it
-     * at once), and backs off a little: a failure that repeats (memory stays exhausted) must not spin a core.
+     * at once), and backs off a little: a failure that repeats (memory stays exhausted) must not spin a core. Never
+     * throws: the wait must go on until its latch is set.
      *
      * @return the failure to throw once the latch is set, or null
      */
@@ -191,8 +227,17 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         } else if (keep == null) {
             keep = failure;
         }
-        LockSupport.parkNanos(FAILURE_BACKOFF_NANOS);
+        pauseAfterFailure();
         return keep;
+    }
+
+    /** Backs off after a failed runtime step; never throws (a stack overflow here would end a wait early). */
+    public static void pauseAfterFailure() {
+        try {
+            LockSupport.parkNanos(FAILURE_BACKOFF_NANOS);
+        } catch (Throwable ignored) {
+            // no stack left even for the pause: the caller retries at once
+        }
     }
 
     /**

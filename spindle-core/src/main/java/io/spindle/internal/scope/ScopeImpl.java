@@ -33,11 +33,19 @@ public final class ScopeImpl implements Scope {
         try {
             result = body.apply(scope);
         } catch (Throwable t) {
-            scope.failures.add(t);
+            scope.failures.add(t); // never throws
         }
-        scope.outstanding.decrement(); // the body's own count
-        owner.waitUntil((WorkerLatch) scope.outstanding.target());
+        Throwable runtimeFailure = null;
+        try {
+            scope.outstanding.decrement(); // the body's own count
+            owner.waitUntil((WorkerLatch) scope.outstanding.target()); // returns, or throws, once every task ended
+        } catch (Throwable failure) {
+            runtimeFailure = failure; // the wait ended all the same (waitUntil's rule); report it after the tasks'
+        }
         scope.failures.rethrowIfAny();
+        if (runtimeFailure != null) {
+            throw Failures.<RuntimeException>sneakyThrow(runtimeFailure);
+        }
         return result;
     }
 
@@ -58,7 +66,12 @@ public final class ScopeImpl implements Scope {
         if (!outstanding.tryIncrement()) {
             throw new IllegalStateException("spawn into a scope that has already ended");
         }
-        registry.pushOrInject(job); // from another pool's thread this injects into the scope's pool
+        try {
+            registry.pushOrInject(job); // from another pool's thread this injects into the scope's pool
+        } catch (Throwable failure) {
+            outstanding.decrement(); // the job is not in the pool (push and inject roll back before they throw)
+            throw failure;
+        }
     }
 
     private static final class ScopeJob implements Job {

