@@ -31,7 +31,7 @@ public final class Failures {
     private volatile int unrecorded;
 
     /**
-     * Records a failure; the first one recorded (the CAS winner) is "first in time". Never throws: callers call it
+     * Records a failure; the first one recorded (the CAS winner) is "first in time". Never throws (E2): callers call it
      * from their catch blocks on the way to a latch or count that must still be released, often while memory is
      * exhausted (the failure being recorded may be that OutOfMemoryError).
      */

@@ -38,7 +38,7 @@ public final class InstallJob<T> implements Job {
         try {
             latch.set(); // publishes result/failure to the waiter (Latch's memory effects)
         } finally {
-            onDone.run(); // the pool's count goes back even if the latch's wake-up threw (it retries; see Registry)
+            onDone.run(); // E2: the pool's count goes back whatever happened above
         }
     }
 

@@ -74,9 +74,10 @@ public final class Join {
      * latch, running other work meanwhile). Jobs above {@code jobB} are ones {@code a} left behind (spawns); they run
      * here, as in rayon.
      *
-     * <p>Returns only once b has run (SPEC §1: a join never ends before its b). A step of the runtime may throw on the
-     * way (a stack overflow in a pop, or in a job's catch block, when {@code a} left the stack nearly full): the step
-     * is retried from this shallower frame, and the first such failure is returned for the caller to report after b.
+     * <p>E3: returns only once b has run (SPEC §1: a join never ends before its b). A step of the runtime may throw
+     * on the way (a stack overflow in a pop, or in a job's catch block, when {@code a} left the stack nearly full): the
+     * step is retried from this shallower frame, and the first such failure is returned for the caller to report
+     * after b.
      *
      * @return the first failure of a runtime step, or null
      */

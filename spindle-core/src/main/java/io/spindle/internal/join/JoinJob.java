@@ -68,7 +68,7 @@ abstract class JoinJob extends CoreLatch implements Job {
 
     /**
      * Run by the owner after taking the job back from its own deque, or by a thief: stores the outcome. Never throws,
-     * so that the latch is always set after it: the failure path is a plain store.
+     * so that the latch is always set after it: the failure path is a plain store (E2).
      */
     void runInline() {
         Object outcome;

@@ -149,7 +149,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     // --- the injector -----------------------------------------------------------------------------------------------
 
     /**
-     * Puts {@code job} into the injector and tells the sleep protocol. Either the job is accepted for good and this
+     * Puts {@code job} into the injector and tells the sleep protocol. E1: either the job is accepted for good and this
      * returns, or this throws and the job is not in the pool: the caller then releases what it reserved for it.
      */
     private void inject(Job job) {
@@ -223,7 +223,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             job = new InstallJob<>(op, latch, termination::release);
             inject(job);
         } catch (Throwable failure) {
-            termination.release(); // the job was not accepted: its count goes back (inject withdrew it)
+            termination.release(); // E1: the job was not accepted, its count goes back
             throw failure;
         }
         awaitLatch(caller, job.latch());
@@ -277,7 +277,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             try {
                 w.push(job);
             } catch (Throwable failure) {
-                termination.release(); // push threw: the job is not in the deque (see WorkerThread.push)
+                termination.release(); // E1: push threw, so the job is not in the deque
                 throw failure;
             }
         } else {
@@ -285,7 +285,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             try {
                 inject(job);
             } catch (Throwable failure) {
-                termination.release(); // inject threw: the job is not in the pool
+                termination.release(); // E1: inject threw, so the job is not in the pool
                 throw failure;
             }
         }
@@ -386,7 +386,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     // --- LatchOwner -------------------------------------------------------------------------------------------------
 
     /**
-     * The latch is already set when this runs, so its owner will not block on it again: if the protocol's wake-up
+     * E4: the latch is already set when this runs, so its owner will not block on it again: if the protocol's wake-up
      * throws (it rolls itself back), a sleeping owner would sleep forever. Retry until it succeeds; memory comes back
      * once the failing operation unwinds.
      */
@@ -403,7 +403,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     }
 
     /**
-     * For a notification that cannot be taken back because its jobs are already visible and only a wake-up delivers
+     * E4: for a notification that cannot be taken back because its jobs are already visible and only a wake-up delivers
      * them (broadcast copies in private queues): retry until the protocol's step succeeds, as for latches.
      */
     private static void notifyUntilDone(Runnable notification) {

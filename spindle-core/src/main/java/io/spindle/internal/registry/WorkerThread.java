@@ -100,7 +100,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
                 waitUntil(terminateLatch);
                 return;
             } catch (Throwable runtimeFailure) {
-                reportRuntimeFailure(runtimeFailure);
+                reportRuntimeFailure(runtimeFailure); // E5: report, never let the worker die
                 pauseAfterFailure(); // a failure that repeats must not spin a core
             }
         }
@@ -124,8 +124,8 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
     // --- pushing ----------------------------------------------------------------------------------------------------
 
     /**
-     * Makes {@code job} available to thieves (and to this worker's later pops). Either the job is pushed for good and
-     * this returns, or it throws and the job is not in the deque: a caller that reserved something for the job (a
+     * Makes {@code job} available to thieves (and to this worker's later pops). E1: either the job is pushed for good
+     * and this returns, or it throws and the job is not in the deque: a caller that reserved something for the job (a
      * count) rolls it back on a throw, and one that waits for the job (a join) waits only after a normal return.
      */
     public void push(Job job) {
@@ -165,8 +165,8 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
     // --- the wait loop ----------------------------------------------------------------------------------------------
 
     /**
-     * Runs jobs until {@code latch} is set, sleeping by the pool's protocol when there are none. Returns, or throws, only
-     * once the latch is set: whoever waits here (a join for its stolen half, a scope for its tasks) must not go on
+     * Runs jobs until {@code latch} is set, sleeping by the pool's protocol when there are none. E3: returns, or throws,
+     * only once the latch is set: whoever waits here (a join for its stolen half, a scope for its tasks) must not go on
      * while the work it waits for still runs. If a step of the runtime itself throws meanwhile (an Error in the sleep
      * path: out of memory inside a lock, a stack overflow), the step has rolled itself back; the loop keeps waiting,
      * and the first such failure is thrown once the latch is set (at the top level, where the latch is the pool's
@@ -186,7 +186,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
                     break; // the latch was set
                 }
             } catch (Throwable failure) {
-                // Whatever threw (a stack overflow in a pop, an Error in the sleep path or in a job's catch block),
+                // E3: whatever threw (a stack overflow in a pop, an Error in the sleep path or in a job's catch block),
                 // no job was dropped: searchWhileIdle runs a job it took, execute ran its job before it threw.
                 runtimeFailure = runtimeFailed(latch, runtimeFailure, failure);
             }
@@ -231,7 +231,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         return keep;
     }
 
-    /** Backs off after a failed runtime step; never throws (a stack overflow here would end a wait early). */
+    /** E3: backs off after a failed runtime step; never throws (a stack overflow here would end a wait early). */
     public static void pauseAfterFailure() {
         try {
             LockSupport.parkNanos(FAILURE_BACKOFF_NANOS);

@@ -40,7 +40,7 @@ public final class ScopeImpl implements Scope {
             scope.outstanding.decrement(); // the body's own count
             owner.waitUntil((WorkerLatch) scope.outstanding.target()); // returns, or throws, once every task ended
         } catch (Throwable failure) {
-            runtimeFailure = failure; // the wait ended all the same (waitUntil's rule); report it after the tasks'
+            runtimeFailure = failure; // E3: the wait ended all the same; report it after the tasks'
         }
         scope.failures.rethrowIfAny();
         if (runtimeFailure != null) {
@@ -69,7 +69,7 @@ public final class ScopeImpl implements Scope {
         try {
             registry.pushOrInject(job); // from another pool's thread this injects into the scope's pool
         } catch (Throwable failure) {
-            outstanding.decrement(); // the job is not in the pool (push and inject roll back before they throw)
+            outstanding.decrement(); // E1: the job is not in the pool
             throw failure;
         }
     }

@@ -289,7 +289,7 @@ public final class JecSleep implements SleepProtocol {
             // J2: the waker decrements the sleeping count, at once, so that other posters see an up-to-date count;
             // under the lock, so the woken worker (which must re-take it) never sees its own count.
             counters.subSleepingThread();
-            state.isBlocked = false; // last, a plain store under the lock: if a step above threw, a retry redoes them
+            state.isBlocked = false; // last, a plain store under the lock: a retry after a throw above redoes all (E4)
             return true;
         } finally {
             state.lock.unlock();
@@ -309,7 +309,8 @@ public final class JecSleep implements SleepProtocol {
     @Override
     public boolean isAtRest() {
         long word = counters.load(); // one snapshot of the packed word
-        return JecCounters.inactiveThreads(word) == workers.length && JecCounters.sleepingThreads(word) == workers.length;
+        return JecCounters.inactiveThreads(word) == workers.length
+                && JecCounters.sleepingThreads(word) == workers.length;
     }
 
     @Override
