@@ -6,12 +6,15 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Collects the failures of concurrent parts of one operation (a scope, a broadcast, an invokeAny): the first in time
  * is rethrown, the others are added to it as suppressed exactly once each, never an instance to itself.
  */
 public final class Failures {
+    /** How long a retry of a failed runtime step waits: see {@link #pauseAfterRuntimeFailure()}. */
+    private static final long RUNTIME_FAILURE_BACKOFF_NANOS = 1_000_000L;
     private static final VarHandle FIRST;
     private static final VarHandle UNRECORDED;
 
@@ -79,6 +82,19 @@ public final class Failures {
         Throwable f = combine();
         if (f != null) {
             throw Failures.<RuntimeException>sneakyThrow(f);
+        }
+    }
+
+    /**
+     * E3, E4 (registry package-info): backs off for a millisecond after a step of the runtime threw, before the caller
+     * retries it: a failure that repeats (memory stays exhausted) must not spin a core. Never throws (with no stack
+     * left even for the pause, the caller retries at once).
+     */
+    public static void pauseAfterRuntimeFailure() {
+        try {
+            LockSupport.parkNanos(RUNTIME_FAILURE_BACKOFF_NANOS);
+        } catch (Throwable ignored) {
+            // see above
         }
     }
 

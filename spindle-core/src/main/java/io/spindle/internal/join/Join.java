@@ -108,7 +108,7 @@ public final class Join {
                 if (runtimeFailure == null) {
                     runtimeFailure = failure;
                 }
-                WorkerThread.pauseAfterFailure();
+                Failures.pauseAfterRuntimeFailure();
             }
         }
     }

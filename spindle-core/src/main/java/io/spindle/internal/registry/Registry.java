@@ -397,7 +397,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 sleep.notifyWorkerLatchIsSet(index);
                 return;
             } catch (Throwable failure) {
-                WorkerThread.pauseAfterFailure();
+                Failures.pauseAfterRuntimeFailure();
             }
         }
     }
@@ -412,7 +412,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 notification.run();
                 return;
             } catch (Throwable failure) {
-                WorkerThread.pauseAfterFailure();
+                Failures.pauseAfterRuntimeFailure();
             }
         }
     }

@@ -12,7 +12,6 @@ import io.spindle.internal.sleep.SleepProtocol;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A worker of a pool: its deque, its private broadcast queue, and the wait loop that runs jobs until a latch is set
@@ -34,9 +33,6 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
             throw new ExceptionInInitializerError(e);
         }
     }
-
-    /** How long the worker pauses after a step of the runtime threw, before it tries again. */
-    private static final long FAILURE_BACKOFF_NANOS = 1_000_000L;
 
     private final Registry registry;
     private final int index;
@@ -101,7 +97,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
                 return;
             } catch (Throwable runtimeFailure) {
                 reportRuntimeFailure(runtimeFailure); // E5: report, never let the worker die
-                pauseAfterFailure(); // a failure that repeats must not spin a core
+                Failures.pauseAfterRuntimeFailure(); // a failure that repeats must not spin a core
             }
         }
     }
@@ -227,17 +223,8 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         } else if (keep == null) {
             keep = failure;
         }
-        pauseAfterFailure();
+        Failures.pauseAfterRuntimeFailure();
         return keep;
-    }
-
-    /** E3: backs off after a failed runtime step; never throws (a stack overflow here would end a wait early). */
-    public static void pauseAfterFailure() {
-        try {
-            LockSupport.parkNanos(FAILURE_BACKOFF_NANOS);
-        } catch (Throwable ignored) {
-            // no stack left even for the pause: the caller retries at once
-        }
     }
 
     /**

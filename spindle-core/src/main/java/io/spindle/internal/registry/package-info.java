@@ -27,10 +27,13 @@
  *       first failure is thrown after the latch is set. A join likewise never ends before its b ran: taking b back or
  *       waiting for it is retried from the join's own, shallower frame.</li>
  *   <li><b>E4, a wake-up owed for visible work is retried.</b> When the work is already visible and only a wake-up
- *       delivers it (a set latch whose owner may sleep on it; broadcast copies in private queues), the wake-up is
- *       retried until it succeeds rather than thrown to a caller who could do nothing about it. Each protocol's wake
- *       step is written so that a retry redoes it whole (JEC: signal, decrement {@code sleeping}, then clear
- *       {@code isBlocked}, a plain store that cannot fail).</li>
+ *       delivers it (a set latch whose owner may sleep on it; broadcast copies in private queues; the hand-on a worker
+ *       leaving the idle state owes, A4 and H8 in the sleep package), the wake-up is retried until it succeeds rather
+ *       than thrown to a caller who could do nothing about it. Each protocol's wake step rolls itself back when it
+ *       throws, so that a retry redoes it whole: JEC signals, decrements {@code sleeping}, then clears
+ *       {@code isBlocked}, a plain store that cannot fail; HINT_PIPE gives the sleepers whose hints it could not write
+ *       back to the count; SLEEPY_WORKER puts back the sleeping bit it cleared. Posters of new work (E1) rely on the
+ *       same rollback when they withdraw their job.</li>
  *   <li><b>E5, workers never die.</b> A worker's top-level loop reports a failure of the runtime to the default
  *       uncaught-exception handler (as an {@code IllegalStateException} naming the worker) and carries on: a worker
  *       that died silently would strand every later broadcast and its share of the rest.</li>

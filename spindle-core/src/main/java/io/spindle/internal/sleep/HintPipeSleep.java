@@ -2,6 +2,7 @@ package io.spindle.internal.sleep;
 
 import io.spindle.internal.event.PoolEvents;
 import io.spindle.internal.event.WakeReason;
+import io.spindle.internal.job.Failures;
 import io.spindle.internal.latch.CoreLatch;
 
 import java.io.Closeable;
@@ -136,13 +137,29 @@ public final class HintPipeSleep implements SleepProtocol {
     public void leaveIdle(IdleState idle, boolean foundWork) {
         int hint = idle.unusedHint();
         if (hint != IdleState.NO_HINT) {
-            forwardHint(hint); // H8: a hint we read but did not follow (latch set, or a local job came first)
+            forwardHintOwed(hint); // H8: a hint we read but did not follow (latch set, or a local job came first)
         }
         PipeSleeper me = workers[idle.workerIndex()];
         if (me.readInFlight) { // owner-only field: the hot path touches no shared state
             retract(me);
         }
         idle.reset();
+    }
+
+    /**
+     * H8's hand-on cannot be thrown to the caller, who could not redo it (we read the hint; nobody else will): a
+     * notification that throws rolled itself back (writeHints), so retry until done (E4 in the registry's
+     * package-info).
+     */
+    private void forwardHintOwed(int hint) {
+        while (true) {
+            try {
+                forwardHint(hint);
+                return;
+            } catch (Throwable failure) {
+                Failures.pauseAfterRuntimeFailure();
+            }
+        }
     }
 
     /**
@@ -418,37 +435,51 @@ public final class HintPipeSleep implements SleepProtocol {
         }
     }
 
-    /** Writes {@code count} copies of hint {@code code}; never blocks (H2). */
+    /**
+     * Writes {@code count} copies of hint {@code code}, for sleepers the caller took off the count (H1); never blocks
+     * (H2). If it throws, the sleepers whose
+     * hints were not written are still asleep, owed a hint that will not come: they go back to the count (a volatile
+     * RMW, like the notifier's CAS), so that the next notifier wakes them. A failed notification thus rolls itself
+     * back, which E1 and E4 (registry package-info) rely on.
+     */
     private void writeHints(int count, int code) {
-        writeLock.lock();
+        int unwritten = count;
         try {
-            if (closed) {
-                return; // the pool is gone; nobody is left to wake
-            }
-            ByteBuffer buf = writeBuffer;
-            while (count > 0) {
-                int batch = Math.min(count, HINTS_PER_WRITE);
-                buf.clear();
-                for (int i = 0; i < batch; i++) {
-                    buf.putShort((short) code);
+            writeLock.lock(); // may throw (out of memory for a wait node): then nothing was written
+            try {
+                if (closed) {
+                    return; // the pool is gone; nobody is left to wake
                 }
-                buf.flip();
-                while (buf.hasRemaining()) {
-                    // Non-blocking (H7: an interrupted notifier cannot close the sink). H2: the pipe holds at most one
-                    // hint per worker, 2 bytes each, and a Linux pipe holds at least 4096 bytes even when the user's
-                    // pipe quota is spent, so for pools up to 2048 workers this write always fits. Larger pools could
-                    // in principle find it full: then we yield until readers, each of which owes a read, drain it.
-                    if (sink.write(buf) == 0) {
-                        Thread.yield();
+                ByteBuffer buf = writeBuffer;
+                while (unwritten > 0) {
+                    int batch = Math.min(unwritten, HINTS_PER_WRITE);
+                    buf.clear();
+                    for (int i = 0; i < batch; i++) {
+                        buf.putShort((short) code);
                     }
+                    buf.flip();
+                    while (buf.hasRemaining()) {
+                        // Non-blocking (H7: an interrupted notifier cannot close the sink). H2: the pipe holds at most
+                        // one hint per worker, 2 bytes each, and a Linux pipe holds at least 4096 bytes even when the
+                        // user's pipe quota is spent, so for pools up to 2048 workers this write always fits. Larger
+                        // pools could in principle find it full: then we yield until readers, each of which owes a
+                        // read, drain it.
+                        if (sink.write(buf) == 0) {
+                            Thread.yield();
+                        }
+                    }
+                    unwritten -= batch; // a batch is one atomic write (HINTS_PER_WRITE): written whole or not at all
+                    HINTS_WRITTEN.setOpaque(this, hintsWritten + batch); // opaque: under writeLock, tests read it
                 }
-                count -= batch;
-                HINTS_WRITTEN.setOpaque(this, hintsWritten + batch); // opaque: under writeLock, tests read it
+            } finally {
+                writeLock.unlock();
             }
         } catch (IOException e) {
+            SLEEPERS.getAndAdd(this, unwritten);
             throw new UncheckedIOException("hint pipe write failed", e);
-        } finally {
-            writeLock.unlock();
+        } catch (Throwable failure) {
+            SLEEPERS.getAndAdd(this, unwritten);
+            throw failure;
         }
     }
 

@@ -2,6 +2,7 @@ package io.spindle.internal.sleep;
 
 import io.spindle.internal.event.PoolEvents;
 import io.spindle.internal.event.WakeReason;
+import io.spindle.internal.job.Failures;
 import io.spindle.internal.latch.CoreLatch;
 
 import java.lang.invoke.VarHandle;
@@ -92,14 +93,30 @@ public final class JecSleep implements SleepProtocol {
             // A2: rayon wakes up to two sleepers here so that a burst of new work spreads (the cascade); we do only if
             // more work stayed visible where this job came from: one sparse job used to wake three workers, and the
             // posters' own wake rule already covers every post.
-            wakeAnyThreads(Math.min(sleepers, CASCADE_WAKE_LIMIT), WakeReason.CASCADE);
+            wakeOwed(Math.min(sleepers, CASCADE_WAKE_LIMIT));
         } else if (idle.anyWorkVisible()) {
             // A4: posters may have counted on us as an awake idle worker (Option B) and woken nobody: several at once
             // (we take at most one job), or one whose job we never looked for (our latch was set, or a step threw).
             // Their counter accesses came before our decrement above, and each published its job before its access,
             // so a job still waiting is visible now: hand the wake-up on to one sleeper, which searches from scratch
             // (and cascades in turn if it finds more).
-            wakeAnyThreads(1, WakeReason.CASCADE);
+            wakeOwed(1);
+        }
+    }
+
+    /**
+     * The wake-ups {@link #leaveIdle} owes for work it saw: our inactive count is already gone, so this cannot be
+     * undone and done again by the caller. A wake step that throws rolled itself back (see wakeSpecificThread); retry
+     * until done (E4 in the registry's package-info). A retry after a partial success may wake one more: harmless.
+     */
+    private void wakeOwed(int numToWake) {
+        while (true) {
+            try {
+                wakeAnyThreads(numToWake, WakeReason.CASCADE);
+                return;
+            } catch (Throwable failure) {
+                Failures.pauseAfterRuntimeFailure();
+            }
         }
     }
 

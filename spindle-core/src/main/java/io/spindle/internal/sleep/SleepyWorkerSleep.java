@@ -266,14 +266,23 @@ public final class SleepyWorkerSleep implements SleepProtocol {
         if (anyoneSleeping(old)) {
             // Scenario 3, S4: a sleeper holds the lock from its CAS until it waits, so we signal only waiting sleepers;
             // moving the generation under the lock tells each of them this is a real wake-up.
-            lock.lock();
             try {
-                generation++;
-                lastTickleReason = why; // plain, under the lock: for the sleepers' WorkerWoken events (JFR)
-                lastTickler = Thread.currentThread();
-                tickled.signalAll();
-            } finally {
-                lock.unlock();
+                lock.lock();
+                try {
+                    generation++;
+                    lastTickleReason = why; // plain, under the lock: for the sleepers' WorkerWoken events (JFR)
+                    lastTickler = Thread.currentThread();
+                    tickled.signalAll();
+                } finally {
+                    lock.unlock();
+                }
+            } catch (Throwable failure) {
+                // The lock or the signal threw (out of memory for a wait node): sleepers may not have been woken, yet
+                // we cleared their bit, so no later tickle would look. Put the bit back (volatile RMW; a sleepy id set
+                // since is kept) and rethrow: the caller withdraws its job or retries (E1, E4 in the registry's
+                // package-info), and the next tickle wakes them.
+                STATE.getAndBitwiseOr(this, SLEEPING);
+                throw failure;
             }
         }
     }
