@@ -66,8 +66,8 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
 
     private ThreadPool(PoolConfig config, boolean isGlobal) {
         this.isGlobal = isGlobal;
-        this.registry = new Registry(config, this);
-        registry.start();
+        this.registry = new Registry(config, this); // on failure, releases what it acquired
+        registry.start(); // on failure, terminates the workers it started
     }
 
     /**
@@ -419,7 +419,10 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
 
     // ----------------------------------------------------------------------------------------------------------------
 
-    /** Holds the lazily created global pool; creation is retried if the configuration was bad. */
+    /**
+     * Holds the lazily created global pool. Creation is retried if it failed (a bad configuration, a worker that could
+     * not start); a failed attempt leaves no thread or descriptor behind (see {@link Builder#build()}).
+     */
     private static final class GlobalHolder {
         static volatile ThreadPool pool; // volatile: published once, read without locking
 
@@ -562,10 +565,20 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         }
 
         /**
-         * Builds the pool and starts its workers.
+         * Builds the pool and starts its workers. Calls {@code threadName} once per worker, in index order, before any
+         * worker starts.
+         *
+         * <p>A failed build leaves nothing behind. Whatever it throws (a failure of {@code threadName}, or
+         * {@code Thread.start} refusing a worker, e.g. {@code OutOfMemoryError: unable to create native thread})
+         * reaches the caller as it is. Workers that had already started are shut down as {@link ThreadPool#shutdown()}
+         * would: each ends once its start hook returned (and any work that hook spawned ran), after running its exit
+         * hook, so none is left to keep the JVM alive; {@code build()} does not wait for them. HINT_PIPE's pipe and
+         * selector are closed before {@code build()} throws, or, if workers had started, by the last of them to end.
+         * A failure of this clean-up is added to the thrown one as suppressed.
          *
          * @return the new pool
          * @throws java.io.UncheckedIOException with {@link SleepStrategy#HINT_PIPE}, if the OS refuses a pipe or selector
+         * @throws NullPointerException         if {@code threadName} returned null (the message names the worker)
          */
         public ThreadPool build() {
             return new ThreadPool(toConfig(), false);

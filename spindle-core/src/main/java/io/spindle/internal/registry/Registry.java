@@ -40,6 +40,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -82,22 +83,87 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         this.name = "spindle-" + POOL_NUMBERS.incrementAndGet();
         this.events = new PoolEvents(name, config.sleepStrategy().name(), this::workerIndexOf);
         this.sleep = SleepProtocols.create(config.sleepStrategy(), config.threads(), events);
-        this.workers = new WorkerThread[config.threads()];
-        for (int i = 0; i < workers.length; i++) {
-            String name = config.threadName().apply(i);
-            if (name == null) {
-                throw new NullPointerException("threadName returned null for worker " + i);
+        try {
+            this.workers = new WorkerThread[config.threads()];
+            for (int i = 0; i < workers.length; i++) {
+                String name = config.threadName().apply(i); // user code: may throw or return null
+                if (name == null) {
+                    throw new NullPointerException("threadName returned null for worker " + i);
+                }
+                workers[i] = new WorkerThread(this, i, name, config.stackSize());
+                workers[i].setDaemon(config.daemon());
             }
-            workers[i] = new WorkerThread(this, i, name, config.stackSize());
-            workers[i].setDaemon(config.daemon());
+            this.workersExited = new CountDownLatch(workers.length);
+        } catch (Throwable failure) {
+            // No worker has started, so nothing else will ever close the protocol (HINT_PIPE holds descriptors).
+            closeAfterFailure(sleep, failure);
+            throw failure;
         }
-        this.workersExited = new CountDownLatch(workers.length);
     }
 
-    /** Starts the workers; called once the public pool is fully constructed. */
+    private static void closeAfterFailure(SleepProtocol sleep, Throwable failure) {
+        try {
+            sleep.close();
+        } catch (Throwable second) {
+            addSuppressedQuietly(failure, second);
+        }
+    }
+
+    private static void addSuppressedQuietly(Throwable failure, Throwable second) {
+        try {
+            failure.addSuppressed(second);
+        } catch (Throwable third) {
+            // out of memory recording it: the caller's failure is the one that matters
+        }
+    }
+
+    /**
+     * Test seam: how {@link #start} starts a worker. Tests in this package replace it to make {@code Thread.start}
+     * fail part-way; volatile because a test thread sets it while other threads build pools.
+     */
+    static volatile Consumer<WorkerThread> starter = Thread::start;
+
+    /**
+     * Starts the workers; called once the public pool is fully constructed. If a worker cannot be started, the pool
+     * is terminated (see {@code abandonStart}) and the failure rethrown.
+     */
     public void start() {
-        for (WorkerThread w : workers) {
-            w.start();
+        Consumer<WorkerThread> start = starter; // volatile read, once per pool
+        int started = 0;
+        try {
+            for (; started < workers.length; started++) {
+                start.accept(workers[started]);
+            }
+        } catch (Throwable failure) {
+            abandonStart(started, failure);
+            throw failure;
+        }
+    }
+
+    /**
+     * Worker {@code failed} could not be started (out of native threads, or anything): ends the workers that did
+     * start through the ordinary termination path, and counts the others as exited, so that the last worker out (or
+     * this thread, if none started) closes the sleep protocol. Nobody else can hold this pool yet, so shutdown
+     * leaves only the pool's own count, and whatever the started workers' start hooks spawned, to drain.
+     */
+    private void abandonStart(int failed, Throwable failure) {
+        try {
+            // Sets every terminate latch (waking owners asleep on it, L1) and calls sleep.terminate(), exactly as a
+            // shutdown of an idle pool does. Before the count-downs below, so that the protocol is still open then.
+            termination.shutdown();
+        } catch (Throwable second) {
+            addSuppressedQuietly(failure, second);
+        }
+        for (int i = failed; i < workers.length; i++) {
+            // NEW: start() never got the thread going (a JDK that failed after start0 would leave it RUNNABLE, and
+            // that worker counts itself down as it exits).
+            if (workers[i].getState() == Thread.State.NEW) {
+                try {
+                    workerExited();
+                } catch (Throwable second) {
+                    addSuppressedQuietly(failure, second);
+                }
+            }
         }
     }
 
@@ -442,8 +508,9 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     void workerExited() {
         workersExited.countDown();
         if (workersExited.getCount() == 0) {
-            // The last worker is out: nothing can post work or sleep any more (every submission path was refused
-            // or drained before termination), so the protocol may release what it holds outside the heap.
+            // The last worker is out (a failed start counts the workers it never started): nothing can post work or
+            // sleep any more (every submission path was refused or drained before termination), so the protocol may
+            // release what it holds outside the heap.
             sleep.close();
         }
     }

@@ -26,7 +26,8 @@ import java.util.function.Consumer;
  *
  * <p>A hint is two bytes: the index of the worker whose deque got the job, or {@link #INJECTOR_CODE}.
  *
- * <p>Resources: one pipe and one selector per pool, released by {@link #close()} once every worker has exited.
+ * <p>Resources: one pipe and one selector per pool, released by {@link #close()} once every worker has exited (or
+ * never started, in a failed build).
  */
 public final class HintPipeSleep implements SleepProtocol {
     /**

@@ -69,7 +69,8 @@ public interface SleepProtocol {
 
     /**
      * Releases what the protocol holds outside the Java heap (HINT_PIPE: its pipe and selector). The pool calls it once
-     * every worker has exited; no other method is called afterwards except the statistics. Idempotent.
+     * every worker has exited, a worker that a failed build never started counting as exited; no other method is
+     * called afterwards except the statistics. Idempotent: the last worker out and a failed build may both call it.
      */
     default void close() {}
 

@@ -256,7 +256,7 @@
  *       a later search. Spin: {@code model/hint.pml} with {@code USER_BLOCK}.</dd>
  * </dl>
  * Resources: the pipe and selector are released by {@code SleepProtocol.close()}, which the pool calls once every
- * worker has exited.
+ * worker has exited (a failed build counts the workers it never started as exited).
  *
  * <h2>Flight Recorder hooks</h2>
  * Every protocol reports its sleeps and wake-ups through {@code io.spindle.internal.event.PoolEvents}: a sleeper begins
