@@ -105,15 +105,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         try {
             sleep.close();
         } catch (Throwable second) {
-            addSuppressedQuietly(failure, second);
-        }
-    }
-
-    private static void addSuppressedQuietly(Throwable failure, Throwable second) {
-        try {
-            failure.addSuppressed(second);
-        } catch (Throwable third) {
-            // out of memory recording it: the caller's failure is the one that matters
+            Failures.addSuppressedOnce(failure, second);
         }
     }
 
@@ -152,7 +144,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             // shutdown of an idle pool does. Before the count-downs below, so that the protocol is still open then.
             termination.shutdown();
         } catch (Throwable second) {
-            addSuppressedQuietly(failure, second);
+            Failures.addSuppressedOnce(failure, second);
         }
         for (int i = failed; i < workers.length; i++) {
             // NEW: start() never got the thread going (a JDK that failed after start0 would leave it RUNNABLE, and
@@ -161,7 +153,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 try {
                     workerExited();
                 } catch (Throwable second) {
-                    addSuppressedQuietly(failure, second);
+                    Failures.addSuppressedOnce(failure, second);
                 }
             }
         }
