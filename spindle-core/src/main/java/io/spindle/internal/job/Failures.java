@@ -1,11 +1,10 @@
 package io.spindle.internal.job;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -15,58 +14,63 @@ import java.util.concurrent.locks.LockSupport;
 public final class Failures {
     /** How long a retry of a failed runtime step waits: see {@link #pauseAfterRuntimeFailure()}. */
     private static final long RUNTIME_FAILURE_BACKOFF_NANOS = 1_000_000L;
-    private static final VarHandle FIRST;
-    private static final VarHandle UNRECORDED;
 
-    static {
-        try {
-            MethodHandles.Lookup l = MethodHandles.lookup();
-            FIRST = l.findVarHandle(Failures.class, "first", Throwable.class);
-            UNRECORDED = l.findVarHandle(Failures.class, "unrecorded", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    private volatile Throwable first;
-    private final ConcurrentLinkedQueue<Throwable> others = new ConcurrentLinkedQueue<>();
-    /** Later failures that could not be queued (no memory for a node): counted, and said in {@link #combine()}. */
-    private volatile int unrecorded;
+    // Guarded by this object's monitor. A monitor, not a VarHandle: add() runs when memory may be exhausted, and a
+    // VarHandle call site allocates when it is linked, on its first execution, which may be this very failure (E2).
+    private Throwable first;
+    private ArrayList<Throwable> others; // created on the second failure
+    /** Later failures that could not be kept (no memory for the list): counted, and said in {@link #combine()}. */
+    private int unrecorded;
 
     /**
-     * Records a failure; the first one recorded (the CAS winner) is "first in time". Never throws (E2): callers call it
-     * from their catch blocks on the way to a latch or count that must still be released, often while memory is
-     * exhausted (the failure being recorded may be that OutOfMemoryError).
+     * Records a failure; the first one recorded is "first in time". Never throws (E2): callers call it from their
+     * catch blocks on the way to a latch or count that must still be released, often while memory is exhausted (the
+     * failure being recorded may be that OutOfMemoryError). Entering a monitor takes no Java heap.
      */
     public void add(Throwable t) {
-        // volatile CAS: exactly one failure becomes first; the rest queue up (the queue publishes them safely)
-        if (!FIRST.compareAndSet(this, null, t)) {
+        synchronized (this) {
+            if (first == null) {
+                first = t;
+                return;
+            }
             try {
-                others.add(t); // allocates a node
+                if (others == null) {
+                    others = new ArrayList<>(2);
+                }
+                others.add(t);
             } catch (Throwable noMemory) {
-                UNRECORDED.getAndAdd(this, 1); // volatile RMW: published to combine() like the queue's nodes
+                unrecorded++;
             }
         }
     }
 
     /**
      * @return the first failure with the others added as suppressed, or null if none. Call once, after every part
-     *         ended (a happens-before edge from each part, e.g. a latch, makes their failures visible).
+     *         ended (a happens-before edge from each part, e.g. a latch, makes their failures visible; the monitor
+     *         makes them visible in any case).
      */
     public Throwable combine() {
-        Throwable f = first;
+        Throwable f;
+        List<Throwable> rest;
+        int lost;
+        synchronized (this) {
+            f = first;
+            rest = others;
+            lost = unrecorded;
+        }
         if (f == null) {
             return null;
         }
         try {
-            Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-            seen.add(f);
-            for (Throwable o : others) {
-                if (seen.add(o)) {
-                    f.addSuppressed(o);
+            if (rest != null) {
+                Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+                seen.add(f);
+                for (Throwable o : rest) {
+                    if (seen.add(o)) {
+                        f.addSuppressed(o);
+                    }
                 }
             }
-            int lost = unrecorded;
             if (lost > 0) {
                 f.addSuppressed(new IllegalStateException(lost
                         + " more failure(s) of this operation could not be recorded: out of memory"));

@@ -74,10 +74,12 @@ public final class Join {
      * latch, running other work meanwhile). Jobs above {@code jobB} are ones {@code a} left behind (spawns); they run
      * here, as in rayon.
      *
-     * <p>E3: returns only once b has run (SPEC §1: a join never ends before its b). A step of the runtime may throw
-     * on the way (a stack overflow in a pop, or in a job's catch block, when {@code a} left the stack nearly full): the
-     * step is retried from this shallower frame, and the first such failure is returned for the caller to report
-     * after b.
+     * <p>E3: returns only once b has run or can never run (SPEC §1: a join never ends before its b). A step of the
+     * runtime may throw on the way (an Error in the sleep path, a stack overflow in a pop when {@code a} left the stack
+     * nearly full): the step is retried, and the first such failure is returned for the caller to throw after b. One
+     * exception: when b is back in our hands and even the call that would run it overflows the stack, b cannot run at
+     * this depth, ever: it is dropped unrun, which no other thread can notice (nobody else holds it), and the join
+     * throws the StackOverflowError.
      *
      * @return the first failure of a runtime step, or null
      */
@@ -87,7 +89,7 @@ public final class Join {
         while (true) {
             try {
                 if (holdingB) {
-                    jobB.runInline(); // throws only if the call itself overflowed, before b started: retried
+                    jobB.runInline(); // throws only if the call itself overflowed, before b started
                     return runtimeFailure;
                 }
                 while (!jobB.probe()) {
@@ -101,14 +103,21 @@ public final class Join {
                         worker.waitUntil(jobB); // returns, or throws, only once the thief set jobB's latch
                         return runtimeFailure;
                     }
-                    worker.execute(job); // if it throws, the job ran first
+                    worker.execute(job);
                 }
                 return runtimeFailure;
             } catch (Throwable failure) {
                 if (runtimeFailure == null) {
                     runtimeFailure = failure;
                 }
-                Failures.pauseAfterRuntimeFailure();
+                if (holdingB && failure instanceof StackOverflowError) {
+                    return runtimeFailure; // b is dropped unrun (see above); the caller throws the overflow
+                }
+                try {
+                    Failures.pauseAfterRuntimeFailure();
+                } catch (Throwable noStackLeft) {
+                    // retry at once
+                }
             }
         }
     }

@@ -232,16 +232,43 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     }
 
     /**
-     * The protocol's step threw after {@code job} became visible (the protocol rolled its own bookkeeping back, but
-     * nobody may have been woken for the job). Withdraw it and rethrow, as if the injection had failed; unless a worker
-     * already took it: then it runs, the injection stands, and the failed wake-up was moot for it.
+     * The protocol's step threw after {@code job} became visible (it rolled its own bookkeeping back, but nobody may
+     * have been woken for the job). Withdraw the job and rethrow, as if the injection had failed; unless a worker
+     * already took it: then it runs, and the injection stands. If the withdrawal itself throws, the job is taken to
+     * be still queued, and the wake-up it needs is retried until done (E4).
      */
     private void withdrawAfterFailedInjection(Job job, Throwable failure) {
-        // remove() succeeds for exactly one of us and a polling worker (as in shutdownNow); it unlinks, no allocation.
-        if (injector.remove(job)) {
+        boolean withdrawn;
+        try {
+            // remove() succeeds for exactly one of us and a polling worker (as in shutdownNow); it unlinks, no allocation.
+            withdrawn = injector.remove(job);
+        } catch (Throwable second) {
+            notifyInjectionUntilDone();
+            return;
+        }
+        if (withdrawn) {
             injected.decrement();
-            throw failure instanceof RuntimeException ? (RuntimeException) failure
-                    : Failures.<RuntimeException>sneakyThrow(failure);
+            throw Failures.<RuntimeException>sneakyThrow(failure);
+        }
+    }
+
+    private void notifyInjectionUntilDone() {
+        while (true) {
+            try {
+                sleep.newInjectedJobs(1, false); // "not empty" before: the stronger wake rule, at no risk
+                return;
+            } catch (Throwable failure) {
+                pauseQuietly();
+            }
+        }
+    }
+
+    /** {@link Failures#pauseAfterRuntimeFailure()}, from a catch block: even the call may overflow the stack. */
+    private static void pauseQuietly() {
+        try {
+            Failures.pauseAfterRuntimeFailure();
+        } catch (Throwable noStackLeft) {
+            // the caller retries at once
         }
     }
 
@@ -390,15 +417,23 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             } catch (Throwable failure) {
                 // Out of memory part-way: the copies not queued will never run. They count as ended, so the latch
                 // still waits for exactly the queued ones, and the failure is the broadcast's to rethrow.
-                failures.add(failure);
-                injected.add(internal ? 0 : queued - n);
+                failures.add(failure); // never throws
                 for (int i = queued; i < n; i++) {
-                    remaining.decrement();
+                    remaining.decrement(); // cannot reach zero before the queued copies ran: they hold their counts
+                }
+                try {
+                    injected.add(internal ? 0 : queued - n); // statistics only
+                } catch (Throwable ignored) {
+                    // a LongAdder cell may need memory; a statistic off by the unqueued copies is all it costs
                 }
             }
-            notifyUntilDone(sleep::newBroadcastJobs);
+            notifyBroadcastUntilDone();
             if (!internal) {
-                events.injected("broadcast", n); // JFR
+                try {
+                    events.injected("broadcast", n); // JFR
+                } catch (Throwable ignored) {
+                    // the copies are out: a missing JFR event must not end the broadcast before they ran
+                }
             }
             awaitLatch(caller, latch);
             failures.rethrowIfAny();
@@ -455,22 +490,19 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 sleep.notifyWorkerLatchIsSet(index);
                 return;
             } catch (Throwable failure) {
-                Failures.pauseAfterRuntimeFailure();
+                pauseQuietly();
             }
         }
     }
 
-    /**
-     * E4: for a notification that cannot be taken back because its jobs are already visible and only a wake-up delivers
-     * them (broadcast copies in private queues): retry until the protocol's step succeeds, as for latches.
-     */
-    private static void notifyUntilDone(Runnable notification) {
+    /** E4: broadcast copies sit in private queues, and only a wake-up delivers them: retry until it succeeds. */
+    private void notifyBroadcastUntilDone() {
         while (true) {
             try {
-                notification.run();
+                sleep.newBroadcastJobs();
                 return;
             } catch (Throwable failure) {
-                Failures.pauseAfterRuntimeFailure();
+                pauseQuietly();
             }
         }
     }
@@ -571,11 +603,29 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         return true;
     }
 
+    /**
+     * Runs exactly once, when termination is decided: nothing will call it again, so each step is retried until it
+     * succeeds (E4); a worker whose terminate latch stayed unset would never exit.
+     */
     private void terminateWorkers() {
         for (WorkerThread w : workers) {
-            w.setTerminateLatch();
+            while (true) {
+                try {
+                    w.setTerminateLatch(); // the latch's swap is idempotent, and its wake-up retries itself
+                    break;
+                } catch (Throwable failure) {
+                    pauseQuietly();
+                }
+            }
         }
-        sleep.terminate();
+        while (true) {
+            try {
+                sleep.terminate(); // each protocol's wake step rolls itself back when it throws
+                return;
+            } catch (Throwable failure) {
+                pauseQuietly();
+            }
+        }
     }
 
     // --- statistics -------------------------------------------------------------------------------------------------

@@ -129,23 +129,11 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         try {
             sleep.newInternalJobs(index, 1, queueWasEmpty); // Option A input: a non-empty deque means nobody steals
         } catch (Throwable failure) {
-            takeBackAfterFailedPush(job, failure);
+            // E1: the job is in the deque for good. The protocol's step rolled itself back, so at worst nobody was
+            // woken for the job, which is what an internal push is promised anyway ("Internal pushes" in the sleep
+            // package-info): this worker runs it when it returns to its loop, or a join takes it back. Taking the job
+            // back here instead would need more calls at a depth that may have none left (a stack overflow).
         }
-    }
-
-    /**
-     * The protocol's step threw after {@code job} became visible (it rolled its own bookkeeping back). Take the job
-     * back and rethrow, as if the push had failed; unless a thief already took it: then it runs, the push stands, and
-     * the failed step concerned waking sleepers, which an awake thief made moot.
-     */
-    private void takeBackAfterFailedPush(Job job, Throwable failure) {
-        // Thieves take the oldest job first, so ours, the newest, is gone only if the deque was emptied: pop returns
-        // our job or null, never another one.
-        Job back = deque.pop();
-        if (back == job) {
-            throw Failures.<RuntimeException>sneakyThrow(failure);
-        }
-        assert back == null : "a pop after a push returned another job";
     }
 
     /** Pops this worker's newest job, or takes a broadcast copy queued for it. */
@@ -176,27 +164,31 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
 
     private void waitUntilCold(CoreLatch latch) {
         Throwable runtimeFailure = null;
-        while (true) {
+        while (!latch.probe()) {
             try {
                 if (!waitStep(latch)) {
                     break; // the latch was set
                 }
             } catch (Throwable failure) {
-                // E3: whatever threw (a stack overflow in a pop, an Error in the sleep path or in a job's catch block),
-                // no job was dropped: searchWhileIdle runs a job it took, execute ran its job before it threw.
-                runtimeFailure = runtimeFailed(latch, runtimeFailure, failure);
+                // E3: a step threw (an Error in the sleep path or in a job's catch block, a stack overflow in a pop);
+                // each step rolled itself back. Keep waiting; the first failure is thrown once the latch is set.
+                if (runtimeFailure == null) {
+                    runtimeFailure = failure;
+                }
+                try {
+                    runtimeFailed(latch, failure);
+                } catch (Throwable noStackLeft) {
+                    // even reporting or pausing threw: retry at once; the loop's probe ends the wait when it may
+                }
             }
         }
-        if (runtimeFailure != null) {
+        if (runtimeFailure != null && latch != terminateLatch) {
             throw Failures.<RuntimeException>sneakyThrow(runtimeFailure);
         }
     }
 
     /** One round of the wait: a local job, or an idle search. @return false once the latch is set */
     private boolean waitStep(CoreLatch latch) {
-        if (latch.probe()) {
-            return false;
-        }
         // Local work first, before touching any shared sleep state.
         Job job = takeLocalJob();
         if (job == null) {
@@ -210,21 +202,14 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
     }
 
     /**
-     * A step of the idle loop threw. Keeps the first failure for the caller of a nested wait (the top level reports it
-     * at once), and backs off a little: a failure that repeats (memory stays exhausted) must not spin a core. Never
-     * throws: the wait must go on until its latch is set.
-     *
-     * @return the failure to throw once the latch is set, or null
+     * A step of the idle loop threw. The top level reports it at once (a nested wait throws it once its latch is
+     * set), and the loop backs off a little: a failure that repeats (memory stays exhausted) must not spin a core.
      */
-    private Throwable runtimeFailed(CoreLatch latch, Throwable first, Throwable failure) {
-        Throwable keep = first;
+    private void runtimeFailed(CoreLatch latch, Throwable failure) {
         if (latch == terminateLatch) {
-            reportRuntimeFailure(failure);
-        } else if (keep == null) {
-            keep = failure;
+            reportRuntimeFailure(failure); // E5
         }
         Failures.pauseAfterRuntimeFailure();
-        return keep;
     }
 
     /**

@@ -38,6 +38,13 @@
  *       uncaught-exception handler (as an {@code IllegalStateException} naming the worker) and carries on: a worker
  *       that died silently would strand every later broadcast and its share of the rest.</li>
  * </ol>
+ * Code that runs only on a failure path must not allocate on its first execution either, since that execution may
+ * come when memory is exhausted: a VarHandle call site and a lambda allocate when they are linked, lazily. Such steps
+ * use a monitor and plain fields ({@code Failures}), or are run once at construction to link them
+ * ({@code SleepyWorkerSleep.restoreSleepingBit}, {@code HintPipeSleep.giveBackSleepers}). The first OutOfMemoryError
+ * test run found the first case: a scope's first failure, recorded through a never-executed CAS, escaped the scope's
+ * bookkeeping and let it return before its tasks had run.
+ *
  * What these rules do not cover: a stack overflow inside the few steps that must happen together (the deque's own
  * index updates, a lock's internals) can still leave them half done; such steps make no calls of their own once
  * compiled, and the JDK's own locks have the same exposure.

@@ -125,6 +125,7 @@ public final class HintPipeSleep implements SleepProtocol {
         source = pipe.source();
         sink = pipe.sink();
         selector = sel;
+        giveBackSleepers(0); // links its call site now (see there)
     }
 
     // --- the sleeping side ------------------------------------------------------------------------------------------
@@ -158,7 +159,11 @@ public final class HintPipeSleep implements SleepProtocol {
                 forwardHint(hint);
                 return;
             } catch (Throwable failure) {
-                Failures.pauseAfterRuntimeFailure();
+                try {
+                    Failures.pauseAfterRuntimeFailure();
+                } catch (Throwable noStackLeft) {
+                    // even the call overflowed: retry at once
+                }
             }
         }
     }
@@ -476,12 +481,21 @@ public final class HintPipeSleep implements SleepProtocol {
                 writeLock.unlock();
             }
         } catch (IOException e) {
-            SLEEPERS.getAndAdd(this, unwritten);
+            giveBackSleepers(unwritten);
             throw new UncheckedIOException("hint pipe write failed", e);
         } catch (Throwable failure) {
-            SLEEPERS.getAndAdd(this, unwritten);
+            giveBackSleepers(unwritten);
             throw failure;
         }
+    }
+
+    /**
+     * writeHints' rollback (volatile RMW, like the notifier's CAS). Runs only after a failure, when memory may be
+     * exhausted, and a VarHandle call site allocates when it is linked on its first execution: the constructor runs it
+     * once with 0 so that it is linked before it is needed.
+     */
+    private void giveBackSleepers(int n) {
+        SLEEPERS.getAndAdd(this, n);
     }
 
     /** H5: a wake-up for one specific worker, not through the pipe. */

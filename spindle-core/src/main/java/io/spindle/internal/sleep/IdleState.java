@@ -53,6 +53,12 @@ public final class IdleState {
     int jecSnapshot = NO_JEC_SNAPSHOT;
     /** JOBS_EVENT_COUNTER's adaptive yield limit for this worker (A1); kept across searches. */
     int roundsUntilSleepy = JecSleep.ROUNDS_UNTIL_SLEEPY;
+    /**
+     * JOBS_EVENT_COUNTER: whether this worker is counted in {@code inactive}. Set and cleared right after the atomic
+     * step, with no call between, so that a start or leave step that throws (a stack overflow anywhere around it) and
+     * is repeated never counts the worker twice or not at all (E1, E4 in the registry's package-info).
+     */
+    boolean countedInactive;
 
     /**
      * @param workerIndex the owning worker

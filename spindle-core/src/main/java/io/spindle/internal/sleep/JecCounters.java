@@ -101,14 +101,16 @@ public final class JecCounters {
      */
     public int subInactiveThread() {
         long old = (long) WORD.getAndAdd(this, -ONE_INACTIVE); // SC (J3)
-        assert inactiveThreads(old) > 0 : "inactive underflow: " + Long.toHexString(old);
-        return sleepingThreads(old);
+        // No method call after the atomic step, not even a helper: a stack overflow there would throw with the step
+        // done, and the caller's rollback or retry would do it twice (E1/E4 in the registry's package-info).
+        assert ((old >>> INACTIVE_SHIFT) & THREADS_MAX) > 0 : "inactive underflow: " + Long.toHexString(old);
+        return (int) ((old >>> SLEEPING_SHIFT) & THREADS_MAX);
     }
 
     /** The waker of a sleeping thread removes it from the count (J2: the waker, not the sleeper). */
     public void subSleepingThread() {
         long old = (long) WORD.getAndAdd(this, -ONE_SLEEPING); // SC (J3)
-        assert sleepingThreads(old) > 0 : "sleeping underflow: " + Long.toHexString(old);
+        assert ((old >>> SLEEPING_SHIFT) & THREADS_MAX) > 0 : "sleeping underflow: " + Long.toHexString(old); // no call
     }
 
     /**

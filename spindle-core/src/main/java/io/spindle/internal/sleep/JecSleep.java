@@ -74,8 +74,11 @@ public final class JecSleep implements SleepProtocol {
 
     @Override
     public void startLooking(IdleState idle) {
-        counters.addInactiveThread(); // "a thread enters the idle state: increment inactive"
         idle.reset();
+        if (!idle.countedInactive) {
+            counters.addInactiveThread(); // "a thread enters the idle state: increment inactive"
+            idle.countedInactive = true; // a plain store right after the step: no call between them can throw
+        }
     }
 
     @Override
@@ -83,9 +86,13 @@ public final class JecSleep implements SleepProtocol {
         if (foundWork) {
             adaptRoundsAfterFinding(idle);
         }
+        if (!idle.countedInactive) {
+            return; // a leaveIdle that threw after its decrement is being retried: the count is right already
+        }
         // "A thread leaves the idle state: decrement inactive." SC getAndAdd (J3): the reads of A2 and A4 below come
         // after it in the synchronization order.
         int sleepers = counters.subInactiveThread();
+        idle.countedInactive = false; // as in startLooking: the count and the flag move together, even on a throw
         if (sleepers == 0) {
             return; // the hot path: nobody to hand anything to, and no work view is read
         }
@@ -115,7 +122,11 @@ public final class JecSleep implements SleepProtocol {
                 wakeAnyThreads(numToWake, WakeReason.CASCADE);
                 return;
             } catch (Throwable failure) {
-                Failures.pauseAfterRuntimeFailure();
+                try {
+                    Failures.pauseAfterRuntimeFailure();
+                } catch (Throwable noStackLeft) {
+                    // even the call overflowed: retry at once
+                }
             }
         }
     }
@@ -195,7 +206,8 @@ public final class JecSleep implements SleepProtocol {
                     // Blocking releases the lock; a waker must take it to see isBlocked, so it cannot slip in between
                     // our registration above and the wait (J6). From isBlocked on, the count is the waker's (J2).
                     adaptRoundsAfterBlocking(idle);
-                    countedAsSleeping = false;
+                    state.isBlocked = true; // from here the count is a waker's to take (J2)...
+                    countedAsSleeping = false; // ...so it stops being ours: two plain stores, nothing between can throw
                     state.blockUntilWoken();
                     blocked = true;
                 }

@@ -75,6 +75,17 @@ public final class SleepyWorkerSleep implements SleepProtocol {
         this.events = events;
         SleepProtocols.checkThreads(threads);
         counts = SleepCounts.forWorkers(threads);
+        restoreSleepingBit(); // links its call site now (see there); nobody else can see this object yet
+        STATE.setVolatile(this, AWAKE);
+    }
+
+    /**
+     * tickleCold's rollback (volatile RMW; a sleepy id set meanwhile is kept). Runs only after a failure, when memory
+     * may be exhausted, and a VarHandle call site allocates when it is linked on its first execution: the constructor
+     * runs it once on the fresh word (setting and clearing the bit) so that it is linked before it is needed.
+     */
+    private void restoreSleepingBit() {
+        STATE.getAndBitwiseOr(this, SLEEPING);
     }
 
     // --- the state word ---------------------------------------------------------------------------------------------
@@ -281,7 +292,7 @@ public final class SleepyWorkerSleep implements SleepProtocol {
                 // we cleared their bit, so no later tickle would look. Put the bit back (volatile RMW; a sleepy id set
                 // since is kept) and rethrow: the caller withdraws its job or retries (E1, E4 in the registry's
                 // package-info), and the next tickle wakes them.
-                STATE.getAndBitwiseOr(this, SLEEPING);
+                restoreSleepingBit();
                 throw failure;
             }
         }

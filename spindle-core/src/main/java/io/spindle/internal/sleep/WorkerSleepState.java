@@ -30,11 +30,10 @@ final class WorkerSleepState {
     private long p10, p11, p12, p13, p14, p15, p16, p17;
 
     /**
-     * Owner, holding the lock: blocks until a waker clears {@code isBlocked}. Interrupts do not end the wait. Returns,
-     * or throws, holding the lock.
+     * Owner, holding the lock, having set {@code isBlocked}: blocks until a waker clears it. Interrupts do not end the
+     * wait. Returns, or throws, holding the lock.
      */
     void blockUntilWoken() {
-        isBlocked = true;
         counts.countSleep();
         try {
             do {

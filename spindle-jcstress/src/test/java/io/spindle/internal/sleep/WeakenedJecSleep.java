@@ -112,6 +112,7 @@ final class WeakenedJecSleep implements SleepProtocol {
             if (weakening != Weakening.NO_FINAL_CHECK && idle.hasInjectedOrPrivateWork()) {
                 counters.subSleepingThread();
             } else {
+                state.isBlocked = true;
                 state.blockUntilWoken();
             }
         } finally {
