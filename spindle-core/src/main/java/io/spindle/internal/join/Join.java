@@ -28,7 +28,13 @@ public final class Join {
         } catch (Throwable t) {
             failureA = t; // b still runs (SPEC §1: both closures always run)
         }
-        Throwable runtimeFailure = takeBackOrWait(worker, jobB);
+        Throwable runtimeFailure;
+        try {
+            runtimeFailure = takeBackOrWait(worker, jobB);
+        } catch (Throwable noStackLeft) { // see ABANDONED: only the call itself can throw
+            jobB.slot = JoinJob.ABANDONED; // a plain store: no call fits here
+            throw noStackLeft;
+        }
 
         @SuppressWarnings("unchecked")
         B resultB = (B) jobB.result();
@@ -46,7 +52,13 @@ public final class Join {
         } catch (Throwable t) {
             failureA = t; // b still runs (SPEC §1: both closures always run)
         }
-        Throwable runtimeFailure = takeBackOrWait(worker, jobB);
+        Throwable runtimeFailure;
+        try {
+            runtimeFailure = takeBackOrWait(worker, jobB);
+        } catch (Throwable noStackLeft) { // see ABANDONED: only the call itself can throw
+            jobB.slot = JoinJob.ABANDONED; // a plain store: no call fits here
+            throw noStackLeft;
+        }
 
         rethrowFailures(failureA, jobB.failure(), runtimeFailure);
     }
@@ -76,16 +88,17 @@ public final class Join {
      *
      * <p>E3: returns only once b has run or can never run (SPEC §1: a join never ends before its b). A step of the
      * runtime may throw on the way (an Error in the sleep path, a stack overflow in a pop when {@code a} left the stack
-     * nearly full): the step is retried, and the first such failure is returned for the caller to throw after b. One
-     * exception: when b is back in our hands and even the call that would run it overflows the stack, b cannot run at
-     * this depth, ever: it is dropped unrun, which no other thread can notice (nobody else holds it), and the join
-     * throws the StackOverflowError.
+     * nearly full): the step is retried, and the first such failure is returned for the caller to throw after b. The
+     * exception is a stack overflow before b was stolen: a retry at this depth would overflow the same way, forever.
+     * Then b does not run at all: held, it is dropped (nobody else can see it); still queued, it is abandoned (see
+     * {@link JoinJob#ABANDONED}); and the join throws the StackOverflowError. A stolen b is always waited for.
      *
      * @return the first failure of a runtime step, or null
      */
     private static Throwable takeBackOrWait(WorkerThread worker, JoinJob jobB) {
         Throwable runtimeFailure = null;
         boolean holdingB = false; // jobB was taken back from the deque: only this thread can run it now
+        boolean bStolen = false;  // our deque ran dry without jobB: a thief has it, and will set its latch
         while (true) {
             try {
                 if (holdingB) {
@@ -100,6 +113,7 @@ public final class Join {
                         return runtimeFailure;
                     }
                     if (job == null) {
+                        bStolen = true;
                         worker.waitUntil(jobB); // returns, or throws, only once the thief set jobB's latch
                         return runtimeFailure;
                     }
@@ -110,9 +124,17 @@ public final class Join {
                 if (runtimeFailure == null) {
                     runtimeFailure = failure;
                 }
-                if (holdingB && failure instanceof StackOverflowError) {
-                    return runtimeFailure; // b is dropped unrun (see above); the caller throws the overflow
+                if (failure instanceof StackOverflowError && !bStolen) {
+                    // No stack left at this depth to run b or to dig it out from under a's left-behind jobs, and a
+                    // retry would fail the same way, forever. Held, b is dropped unrun; still queued, it is abandoned
+                    // (plain store, see JoinJob.ABANDONED) and skipped by whoever pops it later. The caller throws.
+                    if (!holdingB) {
+                        jobB.slot = JoinJob.ABANDONED;
+                    }
+                    return runtimeFailure;
                 }
+                // Otherwise retry: memory may come back; a stolen b is waited for (a thief sets its latch; the loop's
+                // probe, compiled and inlined soon enough, needs no stack of its own).
                 try {
                     Failures.pauseAfterRuntimeFailure();
                 } catch (Throwable noStackLeft) {

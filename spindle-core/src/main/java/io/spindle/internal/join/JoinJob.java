@@ -34,7 +34,17 @@ abstract class JoinJob extends CoreLatch implements Job {
      * store publishes it to a thief), a thief writes it before {@code set} (whose swap publishes it to the owner's
      * acquire probe), and an owner running the job inline reads back its own write.
      */
-    private Object slot;
+    Object slot; // package-private: Join abandons a job with a plain store (see ABANDONED)
+
+    /**
+     * {@link #slot}'s value once the owner abandoned the job: {@code a} overflowed the stack with the join's frame at
+     * the very edge, so that even the call that takes b back or waits for it overflows, and nothing but plain stores
+     * can run there (E3's last resort). The join stores this with a plain store and throws the overflow; whoever runs
+     * the job from the deque later (the owner, popping it as a left-behind job of an enclosing join, or a thief) finds
+     * it abandoned and skips it: b must not start after its join ended. One race is left: a thief that took b just
+     * before the store runs it after the join ended.
+     */
+    static final Object ABANDONED = new Object();
 
     JoinJob(WorkerThread owner) {
         this.slot = owner;
@@ -54,7 +64,12 @@ abstract class JoinJob extends CoreLatch implements Job {
     /** Run by a thief: compute, then set the latch, which publishes the outcome to the owner. */
     @Override
     public void execute() {
-        WorkerThread owner = (WorkerThread) slot; // read before runInline overwrites it
+        Object s = slot; // read before runInline overwrites it
+        if (s == ABANDONED) {
+            setAndReportSleeping(); // nobody waits on it any more; set for form's sake
+            return;
+        }
+        WorkerThread owner = (WorkerThread) s;
         runInline();
         if (setAndReportSleeping()) {
             owner.registry().wakeLatchOwner(owner.index()); // L1: the owner was blocked (or about to block) on us
