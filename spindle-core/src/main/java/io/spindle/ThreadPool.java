@@ -133,6 +133,10 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
      * always run. If {@code a} throws, its throwable is rethrown after {@code b} ended, with {@code b}'s failure (if
      * any) added as suppressed; otherwise {@code b}'s failure is rethrown.
      *
+     * <p>One exception to "both always run": when {@code a} overflowed the stack so close to its end that the pool
+     * cannot even take {@code b} back, {@code b} does not run at all, and the {@link StackOverflowError} is thrown. A
+     * join still never returns or throws while {@code b} runs.
+     *
      * @param a   the first closure
      * @param b   the second closure
      * @param <A> the first result type
