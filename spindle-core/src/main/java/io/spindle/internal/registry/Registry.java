@@ -258,6 +258,9 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 sleep.newInjectedJobs(1, false); // "not empty" before: the stronger wake rule, at no risk
                 return;
             } catch (Throwable failure) {
+                if (!(failure instanceof VirtualMachineError)) {
+                    throw failure; // a bug, not exhaustion: retrying would hide it (or repeat a half-done step)
+                }
                 pauseQuietly();
             }
         }
@@ -490,6 +493,9 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 sleep.notifyWorkerLatchIsSet(index);
                 return;
             } catch (Throwable failure) {
+                if (!(failure instanceof VirtualMachineError)) {
+                    throw failure; // a bug, not exhaustion: retrying would hide it (or repeat a half-done step)
+                }
                 pauseQuietly();
             }
         }
@@ -502,6 +508,9 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 sleep.newBroadcastJobs();
                 return;
             } catch (Throwable failure) {
+                if (!(failure instanceof VirtualMachineError)) {
+                    throw failure; // a bug, not exhaustion: retrying would hide it (or repeat a half-done step)
+                }
                 pauseQuietly();
             }
         }
@@ -614,6 +623,9 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                     w.setTerminateLatch(); // the latch's swap is idempotent, and its wake-up retries itself
                     break;
                 } catch (Throwable failure) {
+                    if (!(failure instanceof VirtualMachineError)) {
+                        throw failure; // a bug, not exhaustion: retrying would hide it (or repeat a half-done step)
+                    }
                     pauseQuietly();
                 }
             }
@@ -623,6 +635,9 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 sleep.terminate(); // each protocol's wake step rolls itself back when it throws
                 return;
             } catch (Throwable failure) {
+                if (!(failure instanceof VirtualMachineError)) {
+                    throw failure; // a bug, not exhaustion: retrying would hide it (or repeat a half-done step)
+                }
                 pauseQuietly();
             }
         }

@@ -133,6 +133,9 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
             // woken for the job, which is what an internal push is promised anyway ("Internal pushes" in the sleep
             // package-info): this worker runs it when it returns to its loop, or a join takes it back. Taking the job
             // back here instead would need more calls at a depth that may have none left (a stack overflow).
+            if (!(failure instanceof VirtualMachineError)) {
+                reportRuntimeFailure(failure); // a bug in the protocol, not exhaustion: keep it visible
+            }
         }
     }
 

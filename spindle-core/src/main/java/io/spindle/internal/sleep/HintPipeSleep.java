@@ -159,6 +159,9 @@ public final class HintPipeSleep implements SleepProtocol {
                 forwardHint(hint);
                 return;
             } catch (Throwable failure) {
+                if (!(failure instanceof VirtualMachineError)) {
+                    throw failure; // a bug, not exhaustion: retrying would hide it (or repeat a half-done step)
+                }
                 try {
                     Failures.pauseAfterRuntimeFailure();
                 } catch (Throwable noStackLeft) {

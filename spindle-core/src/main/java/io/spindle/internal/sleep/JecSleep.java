@@ -122,6 +122,9 @@ public final class JecSleep implements SleepProtocol {
                 wakeAnyThreads(numToWake, WakeReason.CASCADE);
                 return;
             } catch (Throwable failure) {
+                if (!(failure instanceof VirtualMachineError)) {
+                    throw failure; // a bug, not exhaustion: retrying would hide it (or repeat a half-done step)
+                }
                 try {
                     Failures.pauseAfterRuntimeFailure();
                 } catch (Throwable noStackLeft) {
