@@ -36,7 +36,9 @@
  *       throws, so that a retry redoes it whole: JEC signals, decrements {@code sleeping}, then clears
  *       {@code isBlocked}, a plain store that cannot fail; HINT_PIPE gives the sleepers whose hints it could not write
  *       back to the count; SLEEPY_WORKER puts back the sleeping bit it cleared. Posters of new work (E1) rely on the
- *       same rollback when they withdraw their job.</li>
+ *       same rollback when they withdraw their job. Only exhaustion ({@code VirtualMachineError}) is retried: any
+ *       other exception is a bug (an assertion about the counters, say), and retrying it would hide it or repeat a
+ *       step that was half done.</li>
  *   <li><b>E5, workers never die.</b> A worker's top-level loop reports a failure of the runtime to the default
  *       uncaught-exception handler (as an {@code IllegalStateException} naming the worker) and carries on: a worker
  *       that died silently would strand every later broadcast and its share of the rest.</li>
