@@ -122,10 +122,12 @@ public final class SleepyWorkerSleep implements SleepProtocol {
     @Override
     public void leaveIdle(IdleState idle, boolean foundWork) {
         // S6: a worker that may be the sleepy one stops being sleepy ("work_found" in the seed), else no other worker
-        // could ever get sleepy and fall asleep. Only rounds past ROUNDS_UNTIL_SLEEPY can hold the id: the hot path
-        // touches no shared state. Leaving through the latch owes nothing more: every tickle wakes every sleeper (S5),
-        // so no poster counted on this worker alone.
-        if (idle.rounds > ROUNDS_UNTIL_SLEEPY) {
+        // could ever get sleepy and fall asleep. Only rounds from ROUNDS_UNTIL_SLEEPY on can hold the id: the hot path
+        // touches no shared state. (From, not past: getSleepy's CAS comes before the round is counted, so a step that
+        // threw in between (E1 in the registry's package-info) leaves the id with rounds still at the limit; a worker
+        // left sleepy would stop every worker, itself included, from ever sleeping.) Leaving through the latch owes
+        // nothing more: every tickle wakes every sleeper (S5), so no poster counted on this worker alone.
+        if (idle.rounds >= ROUNDS_UNTIL_SLEEPY) {
             stopBeingSleepy(idle.workerIndex());
         }
         idle.reset();
