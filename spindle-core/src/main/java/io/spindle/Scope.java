@@ -3,8 +3,9 @@ package io.spindle;
 import java.util.function.Consumer;
 
 /**
- * A region of structured parallelism opened by {@link ThreadPool#scope(java.util.function.Function)}: every task
- * spawned into it has ended before the scope returns. Tasks may spawn more tasks into the same scope.
+ * A region of structured parallelism opened by {@link ThreadPool#scope(Consumer)} (or
+ * {@link ThreadPool#scopeWithResult}): every task spawned into it has ended before the scope returns. Tasks may spawn
+ * more tasks into the same scope.
  *
  * <p>A failure in any task is caught and rethrown when the scope ends (the first one in time, with the others
  * added as suppressed); the other tasks still run.

@@ -71,19 +71,6 @@ public final class Spindle {
     }
 
     /**
-     * Opens a {@link Scope} on the current pool, runs {@code body} in it and returns once {@code body} and every task
-     * spawned into the scope ended; see {@link ThreadPool#scope(Function)}.
-     *
-     * @param body the body
-     * @param <T>  its result type
-     * @return what {@code body} returned
-     * @throws NullPointerException if {@code body} is null
-     */
-    public static <T> T scope(Function<Scope, T> body) {
-        return current().scope(body);
-    }
-
-    /**
      * Opens a {@link Scope} on the current pool and returns once {@code body} and every task spawned into the scope
      * ended; see {@link ThreadPool#scope(Consumer)}.
      *
@@ -92,6 +79,18 @@ public final class Spindle {
      */
     public static void scope(Consumer<Scope> body) {
         current().scope(body);
+    }
+
+    /**
+     * As {@link #scope(Consumer)}, for a body that returns a value; see {@link ThreadPool#scopeWithResult(Function)}.
+     *
+     * @param body the body
+     * @param <T>  its result type
+     * @return what {@code body} returned
+     * @throws NullPointerException if {@code body} is null
+     */
+    public static <T> T scopeWithResult(Function<Scope, T> body) {
+        return current().scopeWithResult(body);
     }
 
     /**

@@ -166,25 +166,12 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
     /**
      * Opens a {@link Scope}, runs {@code body} in it on one of this pool's workers, and returns once {@code body} and
      * every task spawned into the scope ended. The first failure (in time) of the body or of any task is rethrown, the
-     * others added to it as suppressed.
+     * others added to it as suppressed. For a body that computes a value, see {@link #scopeWithResult(Function)}.
      *
-     * <p>Overloads: {@code scope(Function)} and {@code scope(Consumer)} both take a one-argument lambda. A block body
-     * picks the right one by itself ({@code s -> { s.spawn(t); }} or {@code s -> { ...; return x; }}); for an
-     * expression body that calls a method, javac cannot choose, so write the parameter's type:
-     * {@code pool.scope((Scope s) -> s.spawn(t))}.
-     *
-     * @param body the body
-     * @param <T>  its result type
-     * @return what {@code body} returned
-     * @throws NullPointerException if {@code body} is null
-     */
-    public <T> T scope(Function<Scope, T> body) {
-        Objects.requireNonNull(body, "body");
-        return registry.scope(body);
-    }
-
-    /**
-     * Opens a {@link Scope}; see {@link #scope(Function)}.
+     * <pre>{@code
+     * pool.scope(s -> s.spawn(task));
+     * pool.scope(s -> items.forEach(x -> s.spawn(() -> use(x))));
+     * }</pre>
      *
      * @param body the body
      * @throws NullPointerException if {@code body} is null
@@ -195,6 +182,29 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
             body.accept(s);
             return null;
         });
+    }
+
+    /**
+     * As {@link #scope(Consumer)}, for a body that returns a value: returns what {@code body} returned, once it and
+     * every task spawned into the scope ended. A name of its own, not an overload of {@code scope}: with both a
+     * {@code Function} and a {@code Consumer} overload, javac could not choose for a one-line lambda such as
+     * {@code s -> s.spawn(t)} (the JDK's {@code thenApply} / {@code thenAccept} avoid the same trap).
+     *
+     * <pre>{@code
+     * long total = pool.scopeWithResult(s -> {
+     *     s.spawn(() -> left.addAndGet(sum(lo, mid)));
+     *     return sum(mid, hi);
+     * });
+     * }</pre>
+     *
+     * @param body the body
+     * @param <T>  its result type
+     * @return what {@code body} returned
+     * @throws NullPointerException if {@code body} is null
+     */
+    public <T> T scopeWithResult(Function<Scope, T> body) {
+        Objects.requireNonNull(body, "body");
+        return registry.scope(body);
     }
 
     /**

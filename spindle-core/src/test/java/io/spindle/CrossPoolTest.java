@@ -86,7 +86,7 @@ class CrossPoolTest {
         try (ThreadPool a = poolA(c, pa); ThreadPool b = c.builder().threadName(i -> pb + i).build()) {
             Set<String> names = ConcurrentHashMap.newKeySet();
             AtomicInteger tasks = new AtomicInteger();
-            int r = a.install(() -> b.scope((Scope s) -> {
+            int r = a.install(() -> b.scopeWithResult((Scope s) -> {
                 names.add(Thread.currentThread().getName());
                 for (int i = 0; i < 20; i++) {
                     s.spawn(() -> {

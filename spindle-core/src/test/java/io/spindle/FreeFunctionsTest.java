@@ -113,7 +113,7 @@ class FreeFunctionsTest {
         Set<Thread> global = globalWorkers();
         Set<Thread> seen = ConcurrentHashMap.newKeySet();
         AtomicInteger tasks = new AtomicInteger();
-        int r = Spindle.scope((Scope s) -> {
+        int r = Spindle.scopeWithResult((Scope s) -> {
             seen.add(Thread.currentThread());
             for (int i = 0; i < 10; i++) {
                 s.spawn(() -> {

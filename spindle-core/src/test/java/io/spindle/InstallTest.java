@@ -181,7 +181,7 @@ class InstallTest {
                     () -> Thread.currentThread().getName()));
             assertTrue(names.first().startsWith(prefix), names.first());
             assertTrue(names.second().startsWith(prefix), names.second());
-            String scoped = pool.install(() -> Spindle.scope((Scope s) -> Thread.currentThread().getName()));
+            String scoped = pool.install(() -> Spindle.scopeWithResult((Scope s) -> Thread.currentThread().getName()));
             assertTrue(scoped.startsWith(prefix), scoped);
             assertEquals(c.threads(), pool.install(Spindle::currentThreadCount));
         }

@@ -156,7 +156,7 @@ class LostWakeupTest {
                         }
                         case 5 -> {
                             AtomicInteger c = new AtomicInteger();
-                            int r = pool.scope(s -> {
+                            int r = pool.scopeWithResult(s -> {
                                 s.spawn(c::incrementAndGet);
                                 s.spawn(s2 -> s2.spawn(c::incrementAndGet));
                                 return iter;

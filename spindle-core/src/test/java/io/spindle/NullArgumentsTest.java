@@ -54,7 +54,7 @@ class NullArgumentsTest {
     @MethodSource("io.spindle.TestPools#configs")
     void scopeNullBodyRejectedNamingBody(TestPools.Config c) {
         try (ThreadPool pool = c.build()) {
-            assertNpeNaming("body", () -> pool.scope((Function<Scope, Object>) null));
+            assertNpeNaming("body", () -> pool.scopeWithResult((Function<Scope, Object>) null));
             assertNpeNaming("body", () -> pool.scope((Consumer<Scope>) null));
         }
     }
@@ -145,7 +145,7 @@ class NullArgumentsTest {
                 assertNpeNaming("b", () -> Spindle.join(() -> 1, (Supplier<Object>) null));
                 assertNpeNaming("a", () -> Spindle.join((Runnable) null, () -> { }));
                 assertNpeNaming("b", () -> Spindle.join(() -> { }, (Runnable) null));
-                assertNpeNaming("body", () -> Spindle.scope((Function<Scope, Object>) null));
+                assertNpeNaming("body", () -> Spindle.scopeWithResult((Function<Scope, Object>) null));
                 assertNpeNaming("body", () -> Spindle.scope((Consumer<Scope>) null));
                 assertNpeNaming("task", () -> Spindle.spawn(null));
                 return null;

@@ -293,14 +293,14 @@ class RandomizedTreeTest {
                     AtomicLong acc = new AtomicLong();
                     switch (n.how) {
                         case POOL -> {
-                            long inline = pool.scope(s -> {
+                            long inline = pool.scopeWithResult(s -> {
                                 spawnTasks(s, n.tasks, acc);
                                 return eval(n.a);
                             });
                             return inline + acc.get();
                         }
                         case FREE -> {
-                            long inline = Spindle.scope(s -> {
+                            long inline = Spindle.scopeWithResult(s -> {
                                 spawnTasks(s, n.tasks, acc);
                                 return eval(n.a);
                             });

@@ -65,10 +65,10 @@ class ScopeTest {
     @MethodSource("io.spindle.TestPools#configs")
     void scopeReturnsBodyValue(TestPools.Config c) {
         try (ThreadPool pool = c.build()) {
-            assertEquals("v", pool.scope((Scope s) -> "v"));
-            assertNull(pool.scope((Scope s) -> null));
+            assertEquals("v", pool.scopeWithResult((Scope s) -> "v"));
+            assertNull(pool.scopeWithResult((Scope s) -> null));
             AtomicInteger n = new AtomicInteger();
-            int r = pool.scope((Scope s) -> {
+            int r = pool.scopeWithResult((Scope s) -> {
                 s.spawn(n::incrementAndGet);
                 return 42;
             });
@@ -152,10 +152,10 @@ class ScopeTest {
     void scopeBodyRunsOnPoolWorkerWhenCalledFromOutside(TestPools.Config c) {
         String prefix = uniquePrefix("body");
         try (ThreadPool pool = named(c, prefix)) {
-            String name = pool.scope((Scope s) -> Thread.currentThread().getName());
+            String name = pool.scopeWithResult((Scope s) -> Thread.currentThread().getName());
             assertTrue(name.startsWith(prefix), "body ran on " + name);
-            assertTrue(pool.scope((Scope s) -> Spindle.currentThreadIndex().isPresent()));
-            assertEquals(c.threads(), pool.scope((Scope s) -> Spindle.currentThreadCount()));
+            assertTrue(pool.scopeWithResult((Scope s) -> Spindle.currentThreadIndex().isPresent()));
+            assertEquals(c.threads(), pool.scopeWithResult((Scope s) -> Spindle.currentThreadCount()));
         }
     }
 
@@ -167,7 +167,7 @@ class ScopeTest {
                 String verdict = pool.install(() -> {
                     Thread me = Thread.currentThread();
                     long injectedBefore = pool.stats().injected();
-                    boolean same = pool.scope((Scope s) -> Thread.currentThread() == me);
+                    boolean same = pool.scopeWithResult((Scope s) -> Thread.currentThread() == me);
                     long injectedAfter = pool.stats().injected();
                     if (!same) {
                         return "body ran on another thread";
@@ -457,7 +457,7 @@ class ScopeTest {
     void nestedScopeEndsBeforeOuterBodyContinues(TestPools.Config c) {
         try (ThreadPool pool = c.build()) {
             AtomicInteger inner = new AtomicInteger();
-            int seen = pool.scope((Scope s) -> {
+            int seen = pool.scopeWithResult((Scope s) -> {
                 pool.scope((Scope t) -> {
                     for (int i = 0; i < 20; i++) {
                         t.spawn(() -> {
@@ -477,7 +477,7 @@ class ScopeTest {
     void nestedScopeFailureDoesNotLeakIntoOuterScope(TestPools.Config c) {
         try (ThreadPool pool = c.build()) {
             RuntimeException innerFailure = new IllegalStateException("inner");
-            String r = pool.scope((Scope s) -> {
+            String r = pool.scopeWithResult((Scope s) -> {
                 try {
                     pool.scope((Scope t) -> t.spawn(() -> {
                         throw innerFailure;
@@ -497,7 +497,7 @@ class ScopeTest {
         try (ThreadPool pool = c.build()) {
             for (int round = 0; round < 300; round++) {
                 AtomicInteger n = new AtomicInteger();
-                int r = pool.scope((Scope s) -> {
+                int r = pool.scopeWithResult((Scope s) -> {
                     s.spawn(n::incrementAndGet);
                     s.spawn(t -> t.spawn(n::incrementAndGet));
                     return 7;

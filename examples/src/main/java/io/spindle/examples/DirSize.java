@@ -93,7 +93,7 @@ public final class DirSize {
         Listing top = list(root, problems);
         List<Path> subdirs = top.subdirs();
         Totals[] subTotals = new Totals[subdirs.size()];
-        pool.scope((Scope s) -> {
+        pool.scope(s -> {
             for (int i = 0; i < subdirs.size(); i++) {
                 int slot = i;
                 s.spawn(() -> subTotals[slot] = walk(subdirs.get(slot), problems));

@@ -89,7 +89,7 @@ public final class Mandelbrot {
     static BufferedImage render(ThreadPool pool, int width, int height, int maxIterations) {
         int[] pixels = new int[width * height];
         double scale = SPAN_RE / width;
-        pool.scope((Scope s) -> {
+        pool.scope(s -> {
             for (int y = 0; y < height; y++) {
                 int row = y;
                 // Each task writes only its own row: no two tasks touch the same element of pixels.
