@@ -58,8 +58,10 @@
  *       private queue); that worker searches from scratch and cascades in turn. Why that suffices: a poster that
  *       counted on this worker read the counters before the decrement in their total order (J3) and published its
  *       job before that read (the injector's fence, J5), so a job still waiting is seen here; if it was taken, nobody
- *       needs waking. (An internal push has no fence, so for it the hand-on is best effort: see "Internal pushes".) The deques are scanned only when sleepers exist and the source showed nothing more. Spin:
- *       {@code model/jec.pml} with {@code USER_BLOCK}. Rayon reaches the same end with its unconditional cascade.</dd>
+ *       needs waking. (An internal push has no fence, so for it the hand-on is best effort: see "Internal pushes".)
+ *       The deques are scanned only when sleepers exist and the source showed nothing more. Spin:
+ *       {@code spindle-verification/model/jec.pml} with {@code USER_BLOCK}. Rayon reaches the same end with its
+ *       unconditional cascade.</dd>
  * </dl>
  *
  * <h2>The counters</h2>
@@ -92,7 +94,7 @@
  *       the poster sees the registration (and wakes a sleeper) or the sleeper sees the job (and does not block).
  *       The poster's fence is needed even without roll-over: a poster that finds the JEC already odd writes nothing
  *       to the counters, so only the fence orders its job's publication before its read of the sleeping count (spin:
- *       {@code model/jec.pml}, variant without the poster fence).
+ *       {@code spindle-verification/model/jec.pml}, variant without the poster fence).
  *       Internal pushes have no fence (as in rayon): see "Internal pushes" below for what they are promised.</dd>
  *   <dt>J6 - no wake-up between registration and blocking.</dt>
  *   <dd>The sleeper takes its own lock before it registers and holds it until the condition wait releases it; a
@@ -253,7 +255,7 @@
  *       job. A worker that leaves the idle state without looking where its hint points (its latch was set, or local
  *       work came first) sends the wake-up on as the notifier would have: {@code notifyAnywhere(1)} for the injector,
  *       {@code notifyInternal(1)} naming the same deque. {@code IdleState.reset} drops any hint, so none survives into
- *       a later search. Spin: {@code model/hint.pml} with {@code USER_BLOCK}.</dd>
+ *       a later search. Spin: {@code spindle-verification/model/hint.pml} with {@code USER_BLOCK}.</dd>
  * </dl>
  * Resources: the pipe and selector are released by {@code SleepProtocol.close()}, which the pool calls once every
  * worker has exited (a failed build counts the workers it never started as exited).

@@ -1,0 +1,147 @@
+package io.spindle.bench;
+
+import io.spindle.bench.report.HtmlReport;
+import io.spindle.bench.report.MarkdownReport;
+import io.spindle.bench.report.ResultTable;
+import io.spindle.bench.report.TablePrinter;
+import io.spindle.bench.workload.ParallelStreams;
+import io.spindle.bench.workload.Workload;
+import io.spindle.bench.workload.Workloads;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The benchmark runner, {@code bin/spindle-bench}: runs the SPEC §4 workloads on every Spindle pool, on a ForkJoinPool
+ * of the same parallelism and sequentially, then prints the table and writes results.json, report.md and
+ * report.html. See {@link Options#USAGE}.
+ */
+public final class Runner {
+    private Runner() {}
+
+    public static void main(String[] args) throws Exception {
+        if (Options.wantsHelp(args)) {
+            System.out.print(Options.USAGE);
+            return;
+        }
+        Options o;
+        List<Workload> workloads;
+        try {
+            o = Options.parse(args);
+            workloads = select(Workloads.all(o.sizes()), o.only());
+        } catch (Options.UsageException e) {
+            System.err.println("spindle-bench: " + e.getMessage());
+            System.err.print(Options.USAGE);
+            System.exit(2);
+            return;
+        }
+        // before anything initialises ForkJoinPool: the par-* workloads' JDK code splits by the common pool's size
+        Optional<String> commonPoolWarning = ParallelStreams.matchCommonPool(o.threads());
+        long start = System.nanoTime();
+        Instant date = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        Progress progress = new Progress(workloads.size());
+        commonPoolWarning.ifPresent(w -> progress.note("spindle-bench: warning: " + w));
+
+        List<PoolKind> pools = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
+        for (PoolKind k : o.pools()) {
+            Optional<String> why = k.unavailableReason();
+            if (why.isPresent()) {
+                skipped.add(k.id() + ": " + why.get());
+                progress.note("spindle-bench: skipping " + k.id() + ": " + why.get());
+            } else {
+                pools.add(k);
+            }
+        }
+        progress.note(String.format("spindle-bench: %s run, %d workloads x %s, %d threads, %d runs after %d warm-up"
+                + " (and at least %d ms of warm-up per pool)",
+                o.quick() ? "quick" : "full", workloads.size(), pools.stream().map(PoolKind::id).toList(),
+                o.threads(), o.runs(), o.warmup(), o.warmupMillis()));
+
+        Bench bench = new Bench(o, progress);
+        List<Row> rows = new ArrayList<>();
+        Map<String, String> descriptions = new LinkedHashMap<>();
+        for (Workload w : workloads) {
+            descriptions.put(w.name(), w.description());
+        }
+        if (o.jvmPerPool() && pools.size() > 1) {
+            rows.addAll(ChildRun.eachPoolInItsOwnJvm(args, pools, o.out(), progress));
+        } else {
+            for (int i = 0; i < workloads.size(); i++) {
+                Workload w = workloads.get(i);
+                long t0 = System.nanoTime();
+                rows.addAll(bench.measure(i + 1, w, pools));
+                progress.note(String.format("[%2d/%d] %-15s done in %.1f s", i + 1, workloads.size(), w.name(),
+                        (System.nanoTime() - t0) / 1e9));
+            }
+        }
+        progress.note("spindle-bench: all workloads done");
+        checkComplete(workloads, pools, rows, progress);
+
+        Results results = new Results(Runtime.version() + " (" + System.getProperty("java.vendor") + ")",
+                System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                        + System.getProperty("os.arch"),
+                Runtime.getRuntime().availableProcessors(), date.toString(), rows);
+        OrderCheck.Outcome order = o.orderCheck() ? OrderCheck.run(args, pools, o.out(), results, progress) : null;
+        if (order != null) progress.note("order check: " + order.summary());
+
+        List<String> poolIds = pools.stream().map(PoolKind::id).toList();
+        RunInfo info = new RunInfo(o, "bin/spindle-bench " + String.join(" ", args), poolIds, skipped, descriptions,
+                (System.nanoTime() - start) / 1e9, order);
+        ResultTable table = new ResultTable(rows, poolIds);
+        System.out.print(TablePrinter.render(table));
+        System.out.flush();
+        write(o.out(), "results.json", JsonWriter.write(results));
+        write(o.out(), "report.md", MarkdownReport.render(results, info));
+        write(o.out(), "report.html", HtmlReport.render(results, info));
+        for (Map.Entry<String, String> chart : HtmlReport.charts(table).entrySet()) {
+            write(o.out(), "ratios-" + chart.getKey() + ".svg", chart.getValue());
+        }
+        progress.note(String.format("spindle-bench: wrote results.json, report.md, report.html and the ratio charts "
+                + "(ratios-*.svg) to %s in %.0f s", o.out(), info.seconds()));
+    }
+
+    /** @throws Options.UsageException naming the known workloads if one in {@code only} is unknown */
+    static List<Workload> select(List<Workload> all, List<String> only) {
+        if (only.isEmpty()) return all;
+        List<Workload> picked = new ArrayList<>();
+        for (String name : only) {
+            Workload w = all.stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow(() ->
+                    new Options.UsageException("unknown workload '" + name + "'; known: "
+                            + String.join(", ", all.stream().map(Workload::name).toList())));
+            if (!picked.contains(w)) picked.add(w);
+        }
+        return picked;
+    }
+
+    /** Every metric a workload promises for every pool it supports must have a row; say loudly if one has not. */
+    private static void checkComplete(List<Workload> workloads, List<PoolKind> pools, List<Row> rows, Progress p) {
+        for (Workload w : workloads) {
+            for (PoolKind k : pools) {
+                if (!w.supports(k)) continue;
+                for (Metric m : w.metrics(k)) {
+                    boolean found = rows.stream().anyMatch(r -> r.workload().equals(w.name())
+                            && r.pool().equals(k.id()) && r.metric().equals(m.id()));
+                    if (!found) {
+                        throw new IllegalStateException("no " + m.id() + " row for " + w.name() + " on " + k.id());
+                    }
+                }
+            }
+        }
+        p.note("spindle-bench: every workload reported every metric on every pool it supports");
+    }
+
+    private static void write(Path dir, String name, String content) throws IOException {
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve(name), content, StandardCharsets.UTF_8);
+    }
+}
