@@ -17,6 +17,13 @@ import java.util.function.Supplier;
 public final class Join {
     private Join() {}
 
+    static {
+        // The abandon path (see JoinJob.ABANDONED) runs only with the stack exhausted, where even resolving a
+        // constant-pool entry on its first use throws a second StackOverflowError. Resolve its field and constant now.
+        JoinJob unused = JoinJob.of(null, (Runnable) () -> { });
+        unused.slot = JoinJob.ABANDONED;
+    }
+
     public static <A, B> Pair<A, B> join(WorkerThread worker, Supplier<A> a, Supplier<B> b) {
         JoinJob jobB = JoinJob.of(worker, b);
         worker.push(jobB); // its release store publishes the job's fields to a thief
@@ -81,6 +88,15 @@ public final class Join {
         }
     }
 
+    /** {@link Failures#pauseAfterRuntimeFailure()}, from a catch block: even the call may overflow the stack. */
+    private static void pauseQuietly() {
+        try {
+            Failures.pauseAfterRuntimeFailure();
+        } catch (Throwable noStackLeft) {
+            // retry at once
+        }
+    }
+
     /**
      * Pops local jobs until {@code jobB} comes back (run it inline) or the deque is empty (it was stolen: wait for its
      * latch, running other work meanwhile). Jobs above {@code jobB} are ones {@code a} left behind (spawns); they run
@@ -120,11 +136,11 @@ public final class Join {
                     worker.execute(job);
                 }
                 return runtimeFailure;
-            } catch (Throwable failure) {
+            } catch (StackOverflowError overflow) { // a catch clause, not an instanceof: see WorkerThread.push
                 if (runtimeFailure == null) {
-                    runtimeFailure = failure;
+                    runtimeFailure = overflow;
                 }
-                if (failure instanceof StackOverflowError && !bStolen) {
+                if (!bStolen) {
                     // No stack left at this depth to run b or to dig it out from under a's left-behind jobs, and a
                     // retry would fail the same way, forever. Held, b is dropped unrun; still queued, it is abandoned
                     // (plain store, see JoinJob.ABANDONED) and skipped by whoever pops it later. The caller throws.
@@ -133,13 +149,14 @@ public final class Join {
                     }
                     return runtimeFailure;
                 }
-                // Otherwise retry: memory may come back; a stolen b is waited for (a thief sets its latch; the loop's
-                // probe, compiled and inlined soon enough, needs no stack of its own).
-                try {
-                    Failures.pauseAfterRuntimeFailure();
-                } catch (Throwable noStackLeft) {
-                    // retry at once
+                // A stolen b is waited for: a thief sets its latch, and the loop's probe, compiled and inlined soon
+                // enough, needs no stack of its own.
+                pauseQuietly();
+            } catch (Throwable failure) {
+                if (runtimeFailure == null) {
+                    runtimeFailure = failure;
                 }
+                pauseQuietly(); // memory may come back: retry
             }
         }
     }

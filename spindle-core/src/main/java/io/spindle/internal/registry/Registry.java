@@ -257,10 +257,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             try {
                 sleep.newInjectedJobs(1, false); // "not empty" before: the stronger wake rule, at no risk
                 return;
-            } catch (Throwable failure) {
-                if (!(failure instanceof VirtualMachineError)) {
-                    throw failure; // a bug, not exhaustion: retrying would hide it (or repeat a half-done step)
-                }
+            } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
                 pauseQuietly();
             }
         }
@@ -492,10 +489,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             try {
                 sleep.notifyWorkerLatchIsSet(index);
                 return;
-            } catch (Throwable failure) {
-                if (!(failure instanceof VirtualMachineError)) {
-                    throw failure; // a bug, not exhaustion: retrying would hide it (or repeat a half-done step)
-                }
+            } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
                 pauseQuietly();
             }
         }
@@ -507,10 +501,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             try {
                 sleep.newBroadcastJobs();
                 return;
-            } catch (Throwable failure) {
-                if (!(failure instanceof VirtualMachineError)) {
-                    throw failure; // a bug, not exhaustion: retrying would hide it (or repeat a half-done step)
-                }
+            } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
                 pauseQuietly();
             }
         }
@@ -622,10 +613,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 try {
                     w.setTerminateLatch(); // the latch's swap is idempotent, and its wake-up retries itself
                     break;
-                } catch (Throwable failure) {
-                    if (!(failure instanceof VirtualMachineError)) {
-                        throw failure; // a bug, not exhaustion: retrying would hide it (or repeat a half-done step)
-                    }
+                } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
                     pauseQuietly();
                 }
             }
@@ -634,10 +622,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             try {
                 sleep.terminate(); // each protocol's wake step rolls itself back when it throws
                 return;
-            } catch (Throwable failure) {
-                if (!(failure instanceof VirtualMachineError)) {
-                    throw failure; // a bug, not exhaustion: retrying would hide it (or repeat a half-done step)
-                }
+            } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
                 pauseQuietly();
             }
         }

@@ -158,10 +158,7 @@ public final class HintPipeSleep implements SleepProtocol {
             try {
                 forwardHint(hint);
                 return;
-            } catch (Throwable failure) {
-                if (!(failure instanceof VirtualMachineError)) {
-                    throw failure; // a bug, not exhaustion: retrying would hide it (or repeat a half-done step)
-                }
+            } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
                 try {
                     Failures.pauseAfterRuntimeFailure();
                 } catch (Throwable noStackLeft) {

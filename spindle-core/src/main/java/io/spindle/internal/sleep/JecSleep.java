@@ -121,10 +121,7 @@ public final class JecSleep implements SleepProtocol {
             try {
                 wakeAnyThreads(numToWake, WakeReason.CASCADE);
                 return;
-            } catch (Throwable failure) {
-                if (!(failure instanceof VirtualMachineError)) {
-                    throw failure; // a bug, not exhaustion: retrying would hide it (or repeat a half-done step)
-                }
+            } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
                 try {
                     Failures.pauseAfterRuntimeFailure();
                 } catch (Throwable noStackLeft) {
