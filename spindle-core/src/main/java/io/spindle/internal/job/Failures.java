@@ -12,8 +12,8 @@ import java.util.concurrent.locks.LockSupport;
  * is rethrown, the others are added to it as suppressed exactly once each, never an instance to itself.
  */
 public final class Failures {
-    /** How long a retry of a failed runtime step waits: see {@link #pauseAfterRuntimeFailure()}. */
-    private static final long RUNTIME_FAILURE_BACKOFF_NANOS = 1_000_000L;
+    /** How long a retry of a failed runtime step waits: see {@link #pauseAfterRuntimeFailure(long)}. */
+    public static final long RUNTIME_FAILURE_BACKOFF_NANOS = 1_000_000L;
 
     // Guarded by this object's monitor. A monitor, not a VarHandle: add() runs when memory may be exhausted, and a
     // VarHandle call site allocates when it is linked, on its first execution, which may be this very failure (E2).
@@ -90,13 +90,15 @@ public final class Failures {
     }
 
     /**
-     * E3, E4 (registry package-info): backs off for a millisecond after a step of the runtime threw, before the caller
-     * retries it: a failure that repeats (memory stays exhausted) must not spin a core. Never throws (with no stack
-     * left even for the pause, the caller retries at once).
+     * E3, E4 (registry package-info): backs off for {@code nanos} ({@link #RUNTIME_FAILURE_BACKOFF_NANOS}) after a step
+     * of the runtime threw, before the caller retries it: a failure that repeats (memory stays exhausted) must not spin
+     * a core. Never throws (with no stack left even for the pause, the caller retries at once). Callers on failure
+     * paths also call it once with 0 from their static initializer: a call site's first execution resolves it, and
+     * with the stack exhausted that resolution itself throws.
      */
-    public static void pauseAfterRuntimeFailure() {
+    public static void pauseAfterRuntimeFailure(long nanos) {
         try {
-            LockSupport.parkNanos(RUNTIME_FAILURE_BACKOFF_NANOS);
+            LockSupport.parkNanos(nanos);
         } catch (Throwable ignored) {
             // see above
         }

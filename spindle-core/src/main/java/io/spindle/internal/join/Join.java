@@ -22,6 +22,7 @@ public final class Join {
         // constant-pool entry on its first use throws a second StackOverflowError. Resolve its field and constant now.
         JoinJob unused = JoinJob.of(null, (Runnable) () -> { });
         unused.slot = JoinJob.ABANDONED;
+        pauseQuietly(0); // and the pause's call sites likewise
     }
 
     public static <A, B> Pair<A, B> join(WorkerThread worker, Supplier<A> a, Supplier<B> b) {
@@ -88,10 +89,10 @@ public final class Join {
         }
     }
 
-    /** {@link Failures#pauseAfterRuntimeFailure()}, from a catch block: even the call may overflow the stack. */
-    private static void pauseQuietly() {
+    /** {@link Failures#pauseAfterRuntimeFailure(long)}, from a catch block: even the call may overflow the stack. */
+    private static void pauseQuietly(long nanos) {
         try {
-            Failures.pauseAfterRuntimeFailure();
+            Failures.pauseAfterRuntimeFailure(nanos);
         } catch (Throwable noStackLeft) {
             // retry at once
         }
@@ -151,12 +152,12 @@ public final class Join {
                 }
                 // A stolen b is waited for: a thief sets its latch, and the loop's probe, compiled and inlined soon
                 // enough, needs no stack of its own.
-                pauseQuietly();
+                pauseQuietly(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
             } catch (Throwable failure) {
                 if (runtimeFailure == null) {
                     runtimeFailure = failure;
                 }
-                pauseQuietly(); // memory may come back: retry
+                pauseQuietly(Failures.RUNTIME_FAILURE_BACKOFF_NANOS); // memory may come back: retry
             }
         }
     }

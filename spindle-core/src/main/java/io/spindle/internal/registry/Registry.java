@@ -61,6 +61,12 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     /** Numbers pools in creation order, for their names. */
     private static final AtomicInteger POOL_NUMBERS = new AtomicInteger();
 
+    static {
+        // Link the failure paths' pause now: its call sites' first execution resolves them, which with the stack
+        // exhausted would itself throw (see Failures.pauseAfterRuntimeFailure).
+        pauseQuietly(0);
+    }
+
     private final String name;
     private final PoolEvents events;
     private final PoolConfig config;
@@ -240,7 +246,8 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     private void withdrawAfterFailedInjection(Job job, Throwable failure) {
         boolean withdrawn;
         try {
-            // remove() succeeds for exactly one of us and a polling worker (as in shutdownNow); it unlinks, no allocation.
+            // remove() succeeds for exactly one of us and a polling worker (as in shutdownNow); it unlinks, allocates
+            // nothing.
             withdrawn = injector.remove(job);
         } catch (Throwable second) {
             notifyInjectionUntilDone();
@@ -258,15 +265,15 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 sleep.newInjectedJobs(1, false); // "not empty" before: the stronger wake rule, at no risk
                 return;
             } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
-                pauseQuietly();
+                pauseQuietly(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
             }
         }
     }
 
-    /** {@link Failures#pauseAfterRuntimeFailure()}, from a catch block: even the call may overflow the stack. */
-    private static void pauseQuietly() {
+    /** {@link Failures#pauseAfterRuntimeFailure(long)}, from a catch block: even the call may overflow the stack. */
+    private static void pauseQuietly(long nanos) {
         try {
-            Failures.pauseAfterRuntimeFailure();
+            Failures.pauseAfterRuntimeFailure(nanos);
         } catch (Throwable noStackLeft) {
             // the caller retries at once
         }
@@ -490,7 +497,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 sleep.notifyWorkerLatchIsSet(index);
                 return;
             } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
-                pauseQuietly();
+                pauseQuietly(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
             }
         }
     }
@@ -502,7 +509,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 sleep.newBroadcastJobs();
                 return;
             } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
-                pauseQuietly();
+                pauseQuietly(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
             }
         }
     }
@@ -614,7 +621,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                     w.setTerminateLatch(); // the latch's swap is idempotent, and its wake-up retries itself
                     break;
                 } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
-                    pauseQuietly();
+                    pauseQuietly(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
                 }
             }
         }
@@ -623,7 +630,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 sleep.terminate(); // each protocol's wake step rolls itself back when it throws
                 return;
             } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
-                pauseQuietly();
+                pauseQuietly(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
             }
         }
     }

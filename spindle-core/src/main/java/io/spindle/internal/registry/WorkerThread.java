@@ -32,6 +32,9 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        // Link the failure paths' pause now: its call sites' first execution resolves them, which with the stack
+        // exhausted would itself throw (see Failures.pauseAfterRuntimeFailure).
+        Failures.pauseAfterRuntimeFailure(0);
     }
 
     private final Registry registry;
@@ -97,7 +100,8 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
                 return;
             } catch (Throwable runtimeFailure) {
                 reportRuntimeFailure(runtimeFailure); // E5: report, never let the worker die
-                Failures.pauseAfterRuntimeFailure(); // a failure that repeats must not spin a core
+                // a failure that repeats must not spin a core
+                Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
             }
         }
     }
@@ -152,9 +156,9 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
     // --- the wait loop ----------------------------------------------------------------------------------------------
 
     /**
-     * Runs jobs until {@code latch} is set, sleeping by the pool's protocol when there are none. E3: returns, or throws,
-     * only once the latch is set: whoever waits here (a join for its stolen half, a scope for its tasks) must not go on
-     * while the work it waits for still runs. If a step of the runtime itself throws meanwhile (an Error in the sleep
+     * Runs jobs until {@code latch} is set, sleeping by the pool's protocol when there are none. E3: returns, or
+     * throws, only once the latch is set: whoever waits here (a join for its stolen half, a scope for its tasks) must
+     * not go on while the work it waits for still runs. If a step of the runtime itself throws meanwhile (an Error in the sleep
      * path: out of memory inside a lock, a stack overflow), the step has rolled itself back; the loop keeps waiting,
      * and the first such failure is thrown once the latch is set (at the top level, where the latch is the pool's
      * termination, it is reported at once instead).
@@ -212,7 +216,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         if (latch == terminateLatch) {
             reportRuntimeFailure(failure); // E5
         }
-        Failures.pauseAfterRuntimeFailure();
+        Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
     }
 
     /**

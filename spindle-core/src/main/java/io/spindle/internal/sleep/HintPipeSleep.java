@@ -68,6 +68,12 @@ public final class HintPipeSleep implements SleepProtocol {
         }
     }
 
+    static {
+        // Link the failure paths' pause now: its call sites' first execution resolves them, which with the stack
+        // exhausted would itself throw (see Failures.pauseAfterRuntimeFailure).
+        Failures.pauseAfterRuntimeFailure(0);
+    }
+
     // Padded: every push of every worker reads sleepers.
     @SuppressWarnings("unused")
     private long p00, p01, p02, p03, p04, p05, p06, p07;
@@ -160,7 +166,7 @@ public final class HintPipeSleep implements SleepProtocol {
                 return;
             } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
                 try {
-                    Failures.pauseAfterRuntimeFailure();
+                    Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
                 } catch (Throwable noStackLeft) {
                     // even the call overflowed: retry at once
                 }

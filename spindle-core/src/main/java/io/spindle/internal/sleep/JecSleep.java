@@ -42,6 +42,12 @@ public final class JecSleep implements SleepProtocol {
     public static final IdleJudgement IDLE_JUDGEMENT = IdleJudgement.valueOf(
             System.getProperty("spindle.jec.idleJudgement", "counters").trim().toUpperCase(java.util.Locale.ROOT));
 
+    static {
+        // Link the failure paths' pause now: its call sites' first execution resolves them, which with the stack
+        // exhausted would itself throw (see Failures.pauseAfterRuntimeFailure).
+        Failures.pauseAfterRuntimeFailure(0);
+    }
+
     private final JecCounters counters = new JecCounters();
     private final WorkerSleepState[] workers;
     private final IdleJudgement idleJudgement;
@@ -123,7 +129,7 @@ public final class JecSleep implements SleepProtocol {
                 return;
             } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
                 try {
-                    Failures.pauseAfterRuntimeFailure();
+                    Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
                 } catch (Throwable noStackLeft) {
                     // even the call overflowed: retry at once
                 }
