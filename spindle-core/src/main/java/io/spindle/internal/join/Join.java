@@ -22,7 +22,7 @@ public final class Join {
         // constant-pool entry on its first use throws a second StackOverflowError. Resolve its field and constant now.
         JoinJob unused = JoinJob.of(null, (Runnable) () -> { });
         unused.slot = JoinJob.ABANDONED;
-        pauseQuietly(0); // and the pause's call sites likewise
+        Failures.pauseAfterRuntimeFailure(0); // and the retry's pause likewise
     }
 
     public static <A, B> Pair<A, B> join(WorkerThread worker, Supplier<A> a, Supplier<B> b) {
@@ -89,15 +89,6 @@ public final class Join {
         }
     }
 
-    /** {@link Failures#pauseAfterRuntimeFailure(long)}, from a catch block: even the call may overflow the stack. */
-    private static void pauseQuietly(long nanos) {
-        try {
-            Failures.pauseAfterRuntimeFailure(nanos);
-        } catch (Throwable noStackLeft) {
-            // retry at once
-        }
-    }
-
     /**
      * Pops local jobs until {@code jobB} comes back (run it inline) or the deque is empty (it was stolen: wait for its
      * latch, running other work meanwhile). Jobs above {@code jobB} are ones {@code a} left behind (spawns); they run
@@ -116,8 +107,12 @@ public final class Join {
         Throwable runtimeFailure = null;
         boolean holdingB = false; // jobB was taken back from the deque: only this thread can run it now
         boolean bStolen = false;  // our deque ran dry without jobB: a thief has it, and will set its latch
+        boolean retrying = false; // a step threw: pause first, inside the try (a catch block makes no call)
         while (true) {
             try {
+                if (retrying) {
+                    Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
+                }
                 if (holdingB) {
                     jobB.runInline(); // throws only if the call itself overflowed, before b started
                     return runtimeFailure;
@@ -152,12 +147,12 @@ public final class Join {
                 }
                 // A stolen b is waited for: a thief sets its latch, and the loop's probe, compiled and inlined soon
                 // enough, needs no stack of its own.
-                pauseQuietly(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
+                retrying = true;
             } catch (Throwable failure) {
                 if (runtimeFailure == null) {
                     runtimeFailure = failure;
                 }
-                pauseQuietly(Failures.RUNTIME_FAILURE_BACKOFF_NANOS); // memory may come back: retry
+                retrying = true; // memory may come back
             }
         }
     }

@@ -64,7 +64,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     static {
         // Link the failure paths' pause now: its call sites' first execution resolves them, which with the stack
         // exhausted would itself throw (see Failures.pauseAfterRuntimeFailure).
-        pauseQuietly(0);
+        Failures.pauseAfterRuntimeFailure(0);
     }
 
     private final String name;
@@ -260,22 +260,18 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     }
 
     private void notifyInjectionUntilDone() {
+        // E4: exhaustion is retried until done, after a pause made inside the try: a catch block makes no call
+        boolean retrying = false;
         while (true) {
             try {
+                if (retrying) {
+                    Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
+                }
                 sleep.newInjectedJobs(1, false); // "not empty" before: the stronger wake rule, at no risk
                 return;
             } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
-                pauseQuietly(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
+                retrying = true;
             }
-        }
-    }
-
-    /** {@link Failures#pauseAfterRuntimeFailure(long)}, from a catch block: even the call may overflow the stack. */
-    private static void pauseQuietly(long nanos) {
-        try {
-            Failures.pauseAfterRuntimeFailure(nanos);
-        } catch (Throwable noStackLeft) {
-            // the caller retries at once
         }
     }
 
@@ -492,24 +488,34 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
      */
     @Override
     public void wakeLatchOwner(int index) {
+        // E4: exhaustion is retried until done, after a pause made inside the try: a catch block makes no call
+        boolean retrying = false;
         while (true) {
             try {
+                if (retrying) {
+                    Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
+                }
                 sleep.notifyWorkerLatchIsSet(index);
                 return;
             } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
-                pauseQuietly(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
+                retrying = true;
             }
         }
     }
 
     /** E4: broadcast copies sit in private queues, and only a wake-up delivers them: retry until it succeeds. */
     private void notifyBroadcastUntilDone() {
+        // E4: exhaustion is retried until done, after a pause made inside the try: a catch block makes no call
+        boolean retrying = false;
         while (true) {
             try {
+                if (retrying) {
+                    Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
+                }
                 sleep.newBroadcastJobs();
                 return;
             } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
-                pauseQuietly(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
+                retrying = true;
             }
         }
     }
@@ -616,21 +622,31 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
      */
     private void terminateWorkers() {
         for (WorkerThread w : workers) {
+            // E4: exhaustion is retried until done, after a pause made inside the try: a catch block makes no call
+            boolean retrying = false;
             while (true) {
                 try {
+                    if (retrying) {
+                        Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
+                    }
                     w.setTerminateLatch(); // the latch's swap is idempotent, and its wake-up retries itself
                     break;
                 } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
-                    pauseQuietly(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
+                    retrying = true;
                 }
             }
         }
+        // E4: exhaustion is retried until done, after a pause made inside the try: a catch block makes no call
+        boolean retrying = false;
         while (true) {
             try {
+                if (retrying) {
+                    Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
+                }
                 sleep.terminate(); // each protocol's wake step rolls itself back when it throws
                 return;
             } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
-                pauseQuietly(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
+                retrying = true;
             }
         }
     }

@@ -158,10 +158,10 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
     /**
      * Runs jobs until {@code latch} is set, sleeping by the pool's protocol when there are none. E3: returns, or
      * throws, only once the latch is set: whoever waits here (a join for its stolen half, a scope for its tasks) must
-     * not go on while the work it waits for still runs. If a step of the runtime itself throws meanwhile (an Error in the sleep
-     * path: out of memory inside a lock, a stack overflow), the step has rolled itself back; the loop keeps waiting,
-     * and the first such failure is thrown once the latch is set (at the top level, where the latch is the pool's
-     * termination, it is reported at once instead).
+     * not go on while the work it waits for still runs. If a step of the runtime itself throws meanwhile (an Error in
+     * the sleep path: out of memory inside a lock, a stack overflow), the step has rolled itself back; the loop keeps
+     * waiting, and the first such failure is thrown once the latch is set (at the top level, where the latch is the
+     * pool's termination, it is reported at once instead).
      */
     public void waitUntil(CoreLatch latch) {
         if (!latch.probe()) {
@@ -171,8 +171,14 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
 
     private void waitUntilCold(CoreLatch latch) {
         Throwable runtimeFailure = null;
+        Throwable unhandled = null; // the last failure, reported and paused for inside the try: a catch makes no call
         while (!latch.probe()) {
             try {
+                if (unhandled != null) {
+                    Throwable failure = unhandled;
+                    unhandled = null;
+                    runtimeFailed(latch, failure);
+                }
                 if (!waitStep(latch)) {
                     break; // the latch was set
                 }
@@ -182,11 +188,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
                 if (runtimeFailure == null) {
                     runtimeFailure = failure;
                 }
-                try {
-                    runtimeFailed(latch, failure);
-                } catch (Throwable noStackLeft) {
-                    // even reporting or pausing threw: retry at once; the loop's probe ends the wait when it may
-                }
+                unhandled = failure;
             }
         }
         if (runtimeFailure != null && latch != terminateLatch) {

@@ -50,8 +50,9 @@
  * test run found the first case: a scope's first failure, recorded through a never-executed CAS, escaped the scope's
  * bookkeeping and let it return before its tasks had run. The stack has the same trap: with the stack exhausted, even
  * resolving a class or method on its first use throws (CI caught an {@code instanceof VirtualMachineError} in a catch
- * block doing so). So failure paths test an Error's kind with catch clauses, not {@code instanceof}, and the calls
- * and fields they use are resolved at class initialization ({@code Join}'s abandon path, the retry loops' pause).
+ * block doing so). So failure paths test an Error's kind with catch clauses, not {@code instanceof}; a catch block
+ * only records (the retry loops pause and report at the top of their next attempt, inside the try); and the few plain
+ * stores a catch block makes, and the pause, are resolved at class initialization ({@code Join}'s abandon path).
  *
  * <h2>What these rules do not cover</h2>
  * A stack overflow can strike at any call, including the first call of a catch block that was meant to roll

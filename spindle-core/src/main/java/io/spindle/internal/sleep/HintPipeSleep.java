@@ -160,16 +160,17 @@ public final class HintPipeSleep implements SleepProtocol {
      * package-info).
      */
     private void forwardHintOwed(int hint) {
+        // E4: exhaustion is retried until done, after a pause made inside the try: a catch block makes no call
+        boolean retrying = false;
         while (true) {
             try {
+                if (retrying) {
+                    Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
+                }
                 forwardHint(hint);
                 return;
             } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
-                try {
-                    Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
-                } catch (Throwable noStackLeft) {
-                    // even the call overflowed: retry at once
-                }
+                retrying = true;
             }
         }
     }

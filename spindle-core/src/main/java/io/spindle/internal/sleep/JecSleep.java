@@ -123,16 +123,17 @@ public final class JecSleep implements SleepProtocol {
      * until done (E4 in the registry's package-info). A retry after a partial success may wake one more: harmless.
      */
     private void wakeOwed(int numToWake) {
+        // E4: exhaustion is retried until done, after a pause made inside the try: a catch block makes no call
+        boolean retrying = false;
         while (true) {
             try {
+                if (retrying) {
+                    Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
+                }
                 wakeAnyThreads(numToWake, WakeReason.CASCADE);
                 return;
             } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
-                try {
-                    Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
-                } catch (Throwable noStackLeft) {
-                    // even the call overflowed: retry at once
-                }
+                retrying = true;
             }
         }
     }
