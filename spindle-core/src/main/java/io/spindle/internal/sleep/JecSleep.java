@@ -22,7 +22,7 @@ public final class JecSleep implements SleepProtocol {
      * {@code spindle.jec.minRoundsUntilSleepy}; set it equal to {@link #ROUNDS_UNTIL_SLEEPY} for rayon's fixed count).
      */
     public static final int MIN_ROUNDS_UNTIL_SLEEPY = Math.min(ROUNDS_UNTIL_SLEEPY,
-            Math.max(1, Integer.getInteger("spindle.jec.minRoundsUntilSleepy", 4)));
+            Math.max(0, Integer.getInteger("spindle.jec.minRoundsUntilSleepy", 4)));
     /** How many sleepers a worker that found work while more stayed visible wakes at most (the cascade, A2). */
     public static final int CASCADE_WAKE_LIMIT = 2;
 
@@ -147,7 +147,9 @@ public final class JecSleep implements SleepProtocol {
         } else if (idle.rounds == untilSleepy) {
             idle.jecSnapshot = announceSleepy();
             idle.rounds++;
-            Thread.yield();
+            if (untilSleepy > 0) {
+                Thread.yield();
+            }
         } else {
             // rounds == untilSleepy + 1: one search since announcing; try to sleep
             sleep(idle, latch);
@@ -161,7 +163,7 @@ public final class JecSleep implements SleepProtocol {
     private static void adaptRoundsAfterFinding(IdleState idle) {
         int limit = idle.roundsUntilSleepy;
         if (idle.rounds > 0 && idle.rounds * 2 >= limit && limit < ROUNDS_UNTIL_SLEEPY) {
-            idle.roundsUntilSleepy = Math.min(ROUNDS_UNTIL_SLEEPY, limit * 2);
+            idle.roundsUntilSleepy = Math.min(ROUNDS_UNTIL_SLEEPY, Math.max(2, limit * 2));
         }
     }
 
@@ -177,68 +179,72 @@ public final class JecSleep implements SleepProtocol {
 
     private void sleep(IdleState idle, CoreLatch latch) {
         int me = idle.workerIndex();
-        Object sleepEvent = events.sleepBegin(me); // JFR (null unless recording): before the sequence, by its rule
-        // L1: announce on the latch first, so a set() from now on either fails our CASes or sees SLEEPING and wakes us.
-        if (!latch.getSleepy()) {
-            return; // the latch is set: the caller's probe will see it
-        }
         WorkerSleepState state = workers[me];
-        boolean blocked = false;
+        // J6: PREPARING before anything a waker acts on (the latch's SLEEPING, our sleeping count), so a waker that saw
+        // either can claim us.
+        if (!state.prepare()) {
+            // An earlier sequence's blocking step threw and left its registration to a waker: settle it, search again.
+            if (state.settleEarlierSequence()) {
+                counters.subSleepingThread(); // J2's exception: we took BLOCKED back, so the count is ours to undo
+            }
+            idle.wakeFully();
+            return;
+        }
+        Object sleepEvent = events.sleepBegin(me); // JFR (null unless recording): before the sequence, by its rule
+        boolean countedAsSleeping = false; // our own registration, until blocking hands it to a waker (J2)
+        boolean woken = false;
         try {
-            state.lock.lock();
-            boolean countedAsSleeping = false; // our own registration, until blocking hands it to a waker (J2)
-            try {
-                if (!latch.fallAsleep()) {
-                    idle.wakeFully(); // the latch was set between getSleepy and now
+            // L1: announce on the latch, so a set() from now on either fails our CASes or sees SLEEPING and wakes us.
+            if (!latch.getSleepy()) {
+                return; // the latch is set: the caller's probe will see it
+            }
+            if (!latch.fallAsleep()) {
+                idle.wakeFully(); // the latch was set between getSleepy and now
+                return;
+            }
+            while (true) {
+                long word = counters.load();
+                if (JecCounters.jobsEventCounter(word) != idle.jecSnapshot) {
+                    // J1: work was posted since we got sleepy (and we did not find it): search once more.
+                    idle.wakePartly(idle.roundsUntilSleepy);
                     return;
                 }
-                while (true) {
-                    long word = counters.load();
-                    if (JecCounters.jobsEventCounter(word) != idle.jecSnapshot) {
-                        // J1: work was posted since we got sleepy (and we did not find it): search once more.
-                        idle.wakePartly(idle.roundsUntilSleepy);
-                        return;
-                    }
-                    // J1: registering as sleeping is conditional on the JEC being unchanged, in one CAS.
-                    if (counters.tryAddSleepingThread(word)) {
-                        countedAsSleeping = true;
-                        break;
-                    }
-                }
-                // J5: one final look at the injector (and our broadcast queue) after the registration, separated from
-                // it by a full fence. With the poster's fence (newInjectedJobs), either it sees us sleeping and wakes
-                // us, or we see its job here, even if the JEC rolled over (J4).
-                VarHandle.fullFence();
-                if (!idle.hasInjectedOrPrivateWork()) {
-                    // Blocking releases the lock; a waker must take it to see isBlocked, so it cannot slip in between
-                    // our registration above and the wait (J6). From isBlocked on, the count is the waker's (J2).
-                    adaptRoundsAfterBlocking(idle);
-                    state.isBlocked = true; // from here the count is a waker's to take (J2)...
-                    countedAsSleeping = false; // ...so it stops being ours: two plain stores, nothing between can throw
-                    state.blockUntilWoken();
-                    blocked = true;
-                }
-            } finally {
-                // Only while we hold the lock: if re-taking it after a failed wait failed too, isBlocked stays set and
-                // the next waker takes our count (J2), as it would have.
-                if (state.lock.isHeldByCurrentThread()) {
-                    // J2's one exception: nobody will wake us, so we undo our own count. Normally after J5's check
-                    // found work; also if blocking threw (an Error inside the lock's wait) before a waker took it.
-                    if (countedAsSleeping || state.isBlocked) {
-                        state.isBlocked = false;
-                        counters.subSleepingThread();
-                    }
-                    state.lock.unlock();
+                // J1: registering as sleeping is conditional on the JEC being unchanged, in one CAS.
+                if (counters.tryAddSleepingThread(word)) {
+                    countedAsSleeping = true;
+                    break;
                 }
             }
+            // J5: one final look at the injector (and our broadcast queue) after the registration, separated from it
+            // by a full fence. With the poster's fence (newInjectedJobs), either it sees us sleeping and wakes us, or
+            // we see its job here, even if the JEC rolled over (J4).
+            VarHandle.fullFence();
+            if (idle.hasInjectedOrPrivateWork()) {
+                idle.wakeFully();
+                return;
+            }
+            adaptRoundsAfterBlocking(idle);
+            if (!state.tryBlock()) {
+                idle.wakeFully(); // J6: a waker claimed us while PREPARING; the count stayed ours
+                return;
+            }
+            countedAsSleeping = false; // J2: from BLOCKED on the count is the claiming waker's
+            countedAsSleeping = !state.blockUntilWoken(); // false unless we took BLOCKED back after a failure
+            woken = !countedAsSleeping;
+            idle.wakeFully();
         } finally {
+            if (countedAsSleeping) {
+                // J2's one exception: nobody will wake us, so we undo our own count. After J5's check found work, a
+                // claim while PREPARING, or a failed block that we took back.
+                counters.subSleepingThread();
+            }
+            state.endSequence(); // PREPARING or NOTIFIED back to AWAKE (BLOCKED is left to a waker: see prepare)
             latch.wakeUp(); // L1: back to UNSET (from SLEEPY or SLEEPING) unless set; even if a step above threw
         }
-        if (blocked) {
-            // Read after unlocking: a waker writes these only while isBlocked, which only we set, under the lock.
+        if (woken) {
+            // wokenFor/wokenBy were published by the waker's store of AWAKE, which our loop read.
             events.sleepEnded(sleepEvent, me, state.wokenFor, state.wokenBy);
         }
-        idle.wakeFully();
     }
 
     // --- the posting side -------------------------------------------------------------------------------------------
@@ -316,19 +322,41 @@ public final class JecSleep implements SleepProtocol {
 
     private boolean wakeSpecificThread(int index, WakeReason why) {
         WorkerSleepState state = workers[index];
-        state.lock.lock();
-        try {
-            if (!state.isBlocked) {
-                return false;
+        int claim = state.claim(); // J6: a registered sleeper is PREPARING or BLOCKED, never AWAKE
+        if (claim == WorkerSleepState.CLAIMED_BLOCKED) {
+            finishWake(state, why);
+        }
+        return claim != WorkerSleepState.NOT_CLAIMED; // a PREPARING claim: that worker will search instead of blocking
+    }
+
+    /**
+     * We moved the sleeper from BLOCKED to WAKING: nobody else can finish this wake-up, so each step is retried until
+     * done (E4), and a step that completed is never repeated (the count is taken once, the sleeper let go once).
+     */
+    private void finishWake(WorkerSleepState state, WakeReason why) {
+        boolean counted = false;
+        boolean letGo = false;
+        boolean retrying = false;
+        while (true) {
+            try {
+                if (retrying) {
+                    Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
+                }
+                if (!counted) {
+                    // J2: the waker decrements the sleeping count, at once, so that other posters see an up-to-date
+                    // count; before letting the sleeper go, so it never sees its own count.
+                    counters.subSleepingThread();
+                    counted = true; // no call between the atomic step's return and this store
+                }
+                if (!letGo) {
+                    state.letGo(why);
+                    letGo = true;
+                }
+                state.unblockOwner();
+                return;
+            } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
+                retrying = true;
             }
-            state.signalLocked(why);
-            // J2: the waker decrements the sleeping count, at once, so that other posters see an up-to-date count;
-            // under the lock, so the woken worker (which must re-take it) never sees its own count.
-            counters.subSleepingThread();
-            state.isBlocked = false; // last, a plain store under the lock: a retry after a throw above redoes all (E4)
-            return true;
-        } finally {
-            state.lock.unlock();
         }
     }
 

@@ -1,0 +1,23 @@
+package io.spindle.internal.sleep;
+
+/**
+ * The mechanism one worker's thread blocks with, once its sleep protocol has decided that it sleeps, and the one a
+ * waker uses to make it return. Only the mechanism: who may wake the worker, and who takes its sleeping count, is
+ * arbitrated by {@link WorkerSleepState}'s state word (J6 in this package's {@code package-info.java}), which calls
+ * {@link #block()} in a loop until the word says it was woken. So an implementation may return spuriously, and an
+ * {@link #unblock()} that comes before the {@link #block()} it was meant for must make that {@code block()} return.
+ *
+ * <p>{@link ParkingBlocker} parks the thread ({@code LockSupport}); a worker that owns IO registrations will block in
+ * its selector instead (SPEC §6), so that one wait returns on its IO or on a wake-up.
+ */
+public interface Blocker {
+    /**
+     * Owner thread only: blocks until {@link #unblock()} was called since this method last returned, or returns
+     * spuriously (the caller re-checks). Returns at once while the thread is interrupted, without clearing the status:
+     * the caller decides what an interrupt means (a worker's sleep ignores it and keeps the status).
+     */
+    void block();
+
+    /** Any thread: makes the owner's current {@link #block()} return, or, if it is not blocked, its next one. */
+    void unblock();
+}
