@@ -202,7 +202,8 @@ final class WorkerSleepState {
      * The waker that claimed BLOCKED, after taking the sleeping count: records who woke the owner and why, and lets it
      * go. The owner may return, and even sleep again, from the store on: the caller's {@link #unblockOwner()} comes
      * after it, so an owner that saw WAKING and blocked is unblocked too (a permit left for a later sleep only makes
-     * that one return spuriously and re-check). No call after the store: a caller retrying a failed step knows from
+     * that one return spuriously and re-check, or a park in the job the owner runs next: every
+     * {@code java.util.concurrent} wait re-checks its condition after a park returns). No call after the store: a caller retrying a failed step knows from
      * this method's return that the store was made.
      */
     void letGo(WakeReason why) {

@@ -7,8 +7,9 @@
  * changes.
  *
  * <h2>Thread states</h2>
- * A worker is <em>active</em> (running a job), <em>idle</em> (searching for work) or <em>sleeping</em> (blocked on its
- * {@code WorkerSleepState} condition). Idle and sleeping together are <em>inactive</em>. An idle worker that is about
+ * A worker is <em>active</em> (running a job), <em>idle</em> (searching for work) or <em>sleeping</em> (blocked through
+ * its {@code WorkerSleepState}: JOBS_EVENT_COUNTER parks it, see J6). Idle and sleeping together are
+ * <em>inactive</em>. An idle worker that is about
  * to sleep is <em>sleepy</em>.
  *
  * <h2>The worker loop</h2>
@@ -29,9 +30,13 @@
  * <dl>
  *   <dt>A1 - adaptive spinning.</dt>
  *   <dd>Each worker keeps its own limit of yielding rounds, starting at 32. Every time it blocks (its spinning found
- *       nothing) the limit halves, down to {@code MIN_ROUNDS_UNTIL_SLEEPY} (4); every time a search finds work after
- *       at least half the limit, the limit doubles, back up to 32. Under sparse load a worker that wakes for one job
- *       goes back to sleep after a few rounds instead of 33; in a busy phase, where searches succeed late, it spins as
+ *       nothing) the limit halves, down to {@code MIN_ROUNDS_UNTIL_SLEEPY} (0 by default, property
+ *       {@code spindle.jec.minRoundsUntilSleepy}); every time a search finds work after at least half the limit (and
+ *       at least one failed round), the limit doubles (to at least 2), back up to 32. At a limit of 0 the worker
+ *       announces itself sleepy after its first failed search, searches once more without yielding, and sleeps: under
+ *       sparse load a worker that woke for one job goes straight back to sleep (rayon PR 1314 found the same: 43 % less
+ *       CPU); each {@code Thread.yield} is a {@code sched_yield} system call, which cost about 2 µs on the 2-vCPU VM
+ *       of BENCHMARKS.md, more than the rest of the search. In a busy phase, where searches succeed late, it spins as
  *       long as rayon does.</dd>
  *   <dt>A2 - the cascade needs visible work.</dt>
  *   <dd>SPEC §3 and rayon wake up to two sleepers whenever a worker leaves the idle state. Spindle does so only when
@@ -78,9 +83,11 @@
  *       it differs, the worker searches once more ({@code IdleState.wakePartly}) instead of sleeping. So a post after
  *       the announcement and before the registration is never slept through (modulo J4).</dd>
  *   <dt>J2 - the waker, not the sleeper, decrements {@code sleeping}.</dt>
- *   <dd>It does so at once, under the sleeper's lock, so other posters do not wake a thread that is already waking.
- *       The one exception: a worker whose final check (J5) finds work, or whose blocking threw (an Error inside the
- *       lock's wait) while no waker had taken it, undoes its own registration.</dd>
+ *   <dd>Exactly one waker does, the one whose CAS moved the sleeper's state from BLOCKED to WAKING (J6), and at once,
+ *       before it lets the sleeper go, so other posters do not wake a thread that is already waking and the sleeper
+ *       never sees its own count. The exceptions, where the sleeper undoes its own registration because no waker will:
+ *       its final check (J5) found work; a waker claimed it while PREPARING (it will not block); or its blocking threw
+ *       (a stack overflow entering the park) and it took BLOCKED back by CAS before any waker claimed it.</dd>
  *   <dt>J3 - every counter access is sequentially consistent.</dt>
  *   <dd>Loads are volatile, updates are CAS or getAndAdd; together with the two fences of J5 they form one total
  *       order, which the proof of J5 needs.</dd>
@@ -97,9 +104,21 @@
  *       {@code spindle-verification/model/jec.pml}, variant without the poster fence).
  *       Internal pushes have no fence (as in rayon): see "Internal pushes" below for what they are promised.</dd>
  *   <dt>J6 - no wake-up between registration and blocking.</dt>
- *   <dd>The sleeper takes its own lock before it registers and holds it until the condition wait releases it; a
- *       waker takes the same lock to read {@code isBlocked}. So a waker that saw the registration either finds the
- *       sleeper blocked or waits until it is.</dd>
+ *   <dd>{@code WorkerSleepState} holds one volatile word per worker: AWAKE, PREPARING, NOTIFIED, BLOCKED, WAKING.
+ *       The sleeper moves AWAKE to PREPARING by CAS <em>before</em> it announces on its latch (L1) and before it
+ *       registers (J1), and PREPARING to BLOCKED by CAS only after its final check (J5); then it parks until the word
+ *       is AWAKE (spurious returns and interrupts re-check). A waker reads the word after its read of the counters (or
+ *       its latch swap) in their total order (J3), so a waker that saw the registration or SLEEPING finds PREPARING or
+ *       BLOCKED, never an AWAKE from before them, and claims it: BLOCKED to WAKING (it takes the count, J2, stores
+ *       AWAKE, then unparks: an unpark before the park makes the park return), or PREPARING to NOTIFIED (the
+ *       sleeper's CAS to BLOCKED then fails: it undoes its own count and searches again, which is all the claim asked;
+ *       the waker counts it as woken). Each claim is one CAS, so each registration is acted on once. Only the owner
+ *       leaves AWAKE, PREPARING and NOTIFIED; only the claiming waker leaves WAKING, retrying its steps until done
+ *       (E4 in the registry's package-info). Rayon holds a lock from registration to the wait for this; the word
+ *       replaces the lock, the condition's node and the unlock's unpark with a CAS and an unpark.
+ *       {@code Blocker} is only the mechanism under the word ({@code ParkingBlocker}: {@code LockSupport}), so a
+ *       worker that owns IO can block in its selector instead. Spin: {@code spindle-verification/model/jec.pml},
+ *       variant {@code WAKER_SKIPS_PREPARING}; jcstress: {@code WorkerSleepStateClaimTest}.</dd>
  * </dl>
  *
  * <h2>Posting work and whom to wake</h2>
@@ -113,10 +132,11 @@
  * <dl>
  *   <dt>L1 - setting a latch wakes its owner exactly when the owner sleeps on it.</dt>
  *   <dd>{@link io.spindle.internal.latch.CoreLatch} has four states. Before sleeping, the owner CASes UNSET to SLEEPY;
- *       holding its lock, SLEEPY to SLEEPING; after waking (or giving up), SLEEPING back to UNSET. A setter swaps in
- *       SET and wakes the owner only if the old state was SLEEPING. If the setter swapped over UNSET or SLEEPY, the
- *       owner's next CAS fails and it does not block; if over SLEEPING, the owner holds or held its lock with the
- *       state SLEEPING, so the setter's lock-and-wake finds it blocked or waits until it is (J6). Owners of other
+ *       then SLEEPY to SLEEPING; after waking (or giving up), SLEEPING back to UNSET. A setter swaps in SET and wakes
+ *       the owner only if the old state was SLEEPING. If the setter swapped over UNSET or SLEEPY, the owner's next CAS
+ *       fails and it does not block; if over SLEEPING, the owner was PREPARING before it got there (J6), so the
+ *       setter's wake finds it PREPARING or BLOCKED and claims it, or finds it already AWAKE and back out of the
+ *       sequence, on its way to probing the latch. Owners of other
  *       latches are never disturbed: a worker blocked on a different latch would only wake to sleep again. A sleep
  *       sequence that gives up, or throws, puts SLEEPY or SLEEPING back to UNSET in a {@code finally}, so the next
  *       {@code getSleepy} can start again.</dd>
@@ -264,7 +284,7 @@
  * Every protocol reports its sleeps and wake-ups through {@code io.spindle.internal.event.PoolEvents}: a sleeper begins
  * its WorkerSleep event before its sleep sequence above and commits it, with a WorkerWoken event, after it left the
  * sequence, and only if it blocked. Inside the sequences a waker only writes plain fields saying who it is and why it
- * wakes: JEC in {@code WorkerSleepState} under the sleeper's lock, SLEEPY_WORKER beside the generation under the pool's
+ * wakes: JEC in {@code WorkerSleepState} before the claiming waker's store of AWAKE, SLEEPY_WORKER beside the generation under the pool's
  * lock, HINT_PIPE in {@code PipeSleeper} before the volatile wake request (a hint names its poster by itself). No step
  * and no ordering above depends on them.
  */

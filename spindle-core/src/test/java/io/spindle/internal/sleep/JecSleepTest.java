@@ -183,11 +183,12 @@ class JecSleepTest {
         while (idle.roundsUntilSleepy < JecSleep.ROUNDS_UNTIL_SLEEPY) {
             int before = idle.roundsUntilSleepy;
             sleep.startLooking(idle);
-            while (idle.rounds < before) { // fail searches up to the limit, then find work
+            // fail searches up to the limit (at a limit of 0, the announcing round), then find work
+            while (idle.rounds < Math.max(1, before)) {
                 sleep.noWorkFound(idle, latch);
             }
             sleep.leaveIdle(idle, true);
-            assertEquals(Math.min(JecSleep.ROUNDS_UNTIL_SLEEPY, before * 2), idle.roundsUntilSleepy);
+            assertEquals(Math.min(JecSleep.ROUNDS_UNTIL_SLEEPY, Math.max(2, before * 2)), idle.roundsUntilSleepy);
         }
         sleep.startLooking(idle);
         sleep.noWorkFound(idle, latch);
@@ -342,11 +343,13 @@ class JecSleepTest {
         JecSleep sleep = new JecSleep(1);
         IdleState idle = new IdleState(0, () -> false);
         WorkerLatch latch = latchFor(sleep, 0);
+        java.util.concurrent.atomic.AtomicBoolean keptStatus = new java.util.concurrent.atomic.AtomicBoolean();
         Thread worker = new Thread(() -> {
             idleUntilSleepy(sleep, idle, latch);
             while (!latch.probe()) {
                 sleep.noWorkFound(idle, latch);
             }
+            keptStatus.set(Thread.currentThread().isInterrupted());
         });
         worker.start();
         awaitSleeping(sleep, 1);
@@ -356,5 +359,6 @@ class JecSleepTest {
         assertEquals(1, JecCounters.sleepingThreads(sleep.counters().load()));
         latch.set();
         worker.join();
+        assertTrue(keptStatus.get(), "the sleep ignores the interrupt but keeps the status for the caller");
     }
 }
