@@ -16,8 +16,8 @@ import java.util.Locale;
  * the runs themselves showed. A shift no bigger than that spread means the order does not matter.
  */
 public final class OrderCheck {
-    /** One ratio in both orders. */
-    public record Shift(String workload, String metric, String pool, double forward, double reversed) {
+    /** One ratio in both orders; {@code threads} is the pool size of its line, as a light load has several. */
+    public record Shift(String workload, String metric, int threads, String pool, double forward, double reversed) {
         /** @return reversed ÷ forward - 1 */
         public double change() {
             return reversed / forward - 1;
@@ -42,9 +42,10 @@ public final class OrderCheck {
             if (shifts.isEmpty()) return "No Spindle÷FJP ratios to compare (run fjp and a Spindle pool)";
             Shift w = largest();
             return String.format(Locale.ROOT, "With the pools reversed in a fresh JVM, the Spindle÷FJP ratios moved by a "
-                            + "median of %.1f%%, at most %.1f%% (%s %s %s: %.3f -> %.3f); run-to-run spread of the "
-                            + "same rows: median %.1f%%", 100 * medianAbsChange(), 100 * Math.abs(w.change()),
-                    w.workload(), w.metric(), w.pool(), w.forward(), w.reversed(), 100 * spread);
+                            + "median of %.1f%%, at most %.1f%% (%s %s at %d threads, %s: %.3f -> %.3f); "
+                            + "run-to-run spread of the same rows: median %.1f%%", 100 * medianAbsChange(),
+                    100 * Math.abs(w.change()), w.workload(), w.metric(), w.threads(), w.pool(), w.forward(),
+                    w.reversed(), 100 * spread);
         }
     }
 
@@ -76,7 +77,7 @@ public final class OrderCheck {
         List<Double> spreads = new ArrayList<>();
         for (ResultTable.Line la : a.lines()) {
             ResultTable.Line lb = b.lines().stream()
-                    .filter(l -> l.workload().equals(la.workload()) && l.metric().equals(la.metric()))
+                    .filter(l -> l.is(la.workload(), la.metric(), la.threads()))
                     .findFirst().orElse(null);
             if (lb == null) continue;
             for (String pool : a.ratioPools()) {
@@ -85,7 +86,7 @@ public final class OrderCheck {
                 if (ra.isEmpty() || rb.isEmpty() || ra.get() == 0 || ra.get().isInfinite() || rb.get().isInfinite()) {
                     continue; // no finite ratio to compare (a zero in the denominator)
                 }
-                shifts.add(new Shift(la.workload(), la.metric(), pool, ra.get(), rb.get()));
+                shifts.add(new Shift(la.workload(), la.metric(), la.threads(), pool, ra.get(), rb.get()));
                 la.row(pool).ifPresent(r -> spreads.add(spread(r)));
                 la.row(PoolKind.FJP.id()).ifPresent(r -> spreads.add(spread(r)));
             }

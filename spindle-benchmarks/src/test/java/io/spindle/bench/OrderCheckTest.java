@@ -15,6 +15,23 @@ class OrderCheckTest {
                 new Row("fib-naive", "sequential", 1, "time_ms", 50, 50, 50, 3)));
     }
 
+    private static Results lightLoad(double spindleAt2, double spindleAt8) {
+        return new Results("j", "o", 2, "d", List.of(
+                new Row("noop-1ms", "spindle-jec", 2, "cpu_percent", spindleAt2, spindleAt2, spindleAt2, 3),
+                new Row("noop-1ms", "fjp", 2, "cpu_percent", 1, 1, 1, 3),
+                new Row("noop-1ms", "spindle-jec", 8, "cpu_percent", spindleAt8, spindleAt8, spindleAt8, 3),
+                new Row("noop-1ms", "fjp", 8, "cpu_percent", 10, 10, 10, 3)));
+    }
+
+    @Test
+    void comparesEachPoolSizeWithItself() {
+        List<String> order = List.of("spindle-jec", "fjp");
+        OrderCheck.Outcome o = OrderCheck.compare(lightLoad(2, 5), lightLoad(3, 4), order,
+                List.of("fjp", "spindle-jec"), Path.of("x"));
+        assertEquals(List.of("2: 2.0 -> 3.0", "8: 0.5 -> 0.4"), o.shifts().stream()
+                .map(s -> s.threads() + ": " + s.forward() + " -> " + s.reversed()).toList());
+    }
+
     @Test
     void comparesTheRatiosOfBothOrders() {
         List<String> order = List.of("spindle-jec", "fjp", "sequential");

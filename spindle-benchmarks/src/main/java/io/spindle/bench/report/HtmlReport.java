@@ -80,7 +80,7 @@ public final class HtmlReport {
             List<SvgBarChart.Bar> bars = new ArrayList<>();
             for (ResultTable.Line l : t.lines()) {
                 if (l.ratio(pool).isPresent()) { // rows fjp has no number for (threads_woken_per_job) stay out
-                    bars.add(new SvgBarChart.Bar(l.workload(), l.metric(), l.ratio(pool).get()));
+                    bars.add(new SvgBarChart.Bar(l.workload(), t.metricLabel(l), l.ratio(pool).get()));
                 }
             }
             charts.put(pool, SvgBarChart.render(pool + " ÷ fjp (log scale; below 1 = Spindle better)", bars));

@@ -43,11 +43,12 @@ public final class MarkdownReport {
         Notes.orderCheck(info).forEach(line -> b.append(line).append("\n\n"));
         OrderCheck.Outcome o = info.orderCheck();
         if (o != null && !o.shifts().isEmpty()) {
-            b.append("| workload | metric | ratio | forward | reversed | change |\n|---|---|---|--:|--:|--:|\n");
+            b.append("| workload | metric | thr | ratio | forward | reversed | change |\n"
+                    + "|---|---|--:|---|--:|--:|--:|\n");
             for (OrderCheck.Shift s : o.shifts()) {
-                b.append(String.format(Locale.ROOT, "| %s | %s | %s÷fjp | %s | %s | %s |%n", s.workload(),
-                        s.metric(), ResultTable.shortName(s.pool()), Fmt.num(s.forward()), Fmt.num(s.reversed()),
-                        Fmt.percent(s.change())));
+                b.append(String.format(Locale.ROOT, "| %s | %s | %d | %s÷fjp | %s | %s | %s |%n", s.workload(),
+                        s.metric(), s.threads(), ResultTable.shortName(s.pool()), Fmt.num(s.forward()),
+                        Fmt.num(s.reversed()), Fmt.percent(s.change())));
             }
             b.append('\n');
         }

@@ -10,12 +10,13 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The results pivoted for reading: one line per workload x metric, one column per pool, and the Spindle÷FJP ratio
- * of each Spindle pool (medians from the same run). Shared by the console table and both reports.
+ * The results pivoted for reading: one line per workload x metric x pool size, one column per pool, and the
+ * Spindle÷FJP ratio of each Spindle pool (medians from the same run, at the same size). Shared by the console table
+ * and both reports.
  */
 public final class ResultTable {
     /**
-     * One workload x metric.
+     * One workload x metric at one pool size.
      *
      * @param threads the thread count of its pool rows (not the sequential one)
      */
@@ -35,6 +36,11 @@ public final class ResultTable {
             if (f.median() == 0) return Optional.of(s.median() == 0 ? 1.0 : Double.POSITIVE_INFINITY);
             return Optional.of(s.median() / f.median());
         }
+
+        /** @return whether this is the line of {@code workload}'s {@code metric} at {@code threads} */
+        public boolean is(String workload, String metric, int threads) {
+            return this.workload.equals(workload) && this.metric.equals(metric) && this.threads == threads;
+        }
     }
 
     private final List<String> pools;
@@ -42,18 +48,31 @@ public final class ResultTable {
 
     /** @param poolOrder the column order (the run order); pools without any row are left out */
     public ResultTable(List<Row> rows, List<String> poolOrder) {
+        // the pools' rows make the lines, a line per size; the sequential row (1 thread whatever --threads is)
+        // joins the first line of its metric, which is the --threads one in the runner's row order
         Map<String, Map<String, Row>> grouped = new LinkedHashMap<>();
         for (Row r : rows) {
-            grouped.computeIfAbsent(r.workload() + "\u0000" + r.metric(), k -> new LinkedHashMap<>()).put(r.pool(), r);
+            if (isSequential(r)) continue;
+            grouped.computeIfAbsent(r.workload() + "\u0000" + r.metric() + "\u0000" + r.threads(),
+                    k -> new LinkedHashMap<>()).put(r.pool(), r);
+        }
+        for (Row r : rows) {
+            if (!isSequential(r)) continue;
+            String prefix = r.workload() + "\u0000" + r.metric() + "\u0000";
+            String key = grouped.keySet().stream().filter(k -> k.startsWith(prefix)).findFirst()
+                    .orElse(prefix + r.threads());
+            grouped.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(r.pool(), r);
         }
         lines = new ArrayList<>();
         grouped.forEach((key, byPool) -> {
-            String[] wm = key.split("\u0000");
-            int threads = byPool.values().stream().filter(r -> !r.pool().equals(PoolKind.SEQUENTIAL.id()))
-                    .mapToInt(Row::threads).findFirst().orElse(1);
-            lines.add(new Line(wm[0], wm[1], threads, byPool));
+            String[] wmt = key.split("\u0000");
+            lines.add(new Line(wmt[0], wmt[1], Integer.parseInt(wmt[2]), byPool));
         });
         pools = poolOrder.stream().filter(p -> rows.stream().anyMatch(r -> r.pool().equals(p))).toList();
+    }
+
+    private static boolean isSequential(Row r) {
+        return r.pool().equals(PoolKind.SEQUENTIAL.id());
     }
 
     /** @return the pools that have rows, in column order */
@@ -69,6 +88,16 @@ public final class ResultTable {
     public List<String> ratioPools() {
         if (!pools.contains(PoolKind.FJP.id())) return List.of();
         return pools.stream().filter(p -> PoolKind.byId(p).isSpindle()).toList();
+    }
+
+    /**
+     * @return the line's metric, with its pool size where the same metric of the same workload has lines at more
+     *         than one (the light loads): for labels that name a line without the {@code thr} column
+     */
+    public String metricLabel(Line l) {
+        long sizes = lines.stream().filter(o -> o.workload().equals(l.workload()) && o.metric().equals(l.metric()))
+                .count();
+        return sizes > 1 ? l.metric() + " @" + l.threads() : l.metric();
     }
 
     /** @return "jec" for "spindle-jec": the short name in ratio headers */

@@ -5,10 +5,10 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * A horizontal bar chart of ratios as inline SVG, drawn by hand (no charting library to ship): one bar per
- * workload x metric, from 1 to the ratio on a log scale, so 0.5 and 2 are equally far from 1. Green bars (below 1)
- * are Spindle wins, red ones losses; ratios beyond the axis are clipped at its end and marked, the label keeps the
- * true value.
+ * A horizontal bar chart of ratios as inline SVG, drawn by hand (no charting library to ship): one bar per line of
+ * the result table (workload x metric x pool size), from 1 to the ratio on a log scale, so 0.5 and 2 are equally far
+ * from 1. Green bars (below 1) are Spindle wins, red ones losses; ratios beyond the axis are clipped at its end and
+ * marked, the label keeps the true value.
  */
 public final class SvgBarChart {
     /** One bar, labelled "group · name"; bars of one group share a background band. */

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The console table: rows = workload x metric, columns = pools (medians), then one Spindle/FJP ratio column per
- * Spindle pool. Plain ASCII so it survives any terminal encoding.
+ * The console table: rows = workload x metric x pool size, columns = pools (medians), then one Spindle/FJP ratio
+ * column per Spindle pool. Plain ASCII so it survives any terminal encoding.
  */
 public final class TablePrinter {
     private TablePrinter() {}
