@@ -10,7 +10,9 @@ import java.util.Map;
 /**
  * Measures one workload on every contender: opens the pools, runs the warm-ups and then the measured runs, and
  * summarises each metric as median, min and max. Runs are interleaved (run 1 on every pool, then run 2, ...) so that
- * every pool sees the same machine: on a shared box, load that comes and goes hits all of them alike.
+ * every pool sees the same machine: on a shared box, load that comes and goes hits all of them alike. A light load's
+ * pools at its {@code --light-threads} sizes are pools like the others here, in the same rounds, so their rows get
+ * the same fairness as the {@code --threads} ones.
  */
 final class Bench {
     private final Options options;
@@ -21,19 +23,36 @@ final class Bench {
         this.progress = progress;
     }
 
+    /**
+     * @return the pool sizes, besides {@code --threads}, at which {@code w} is measured on {@code kind}: the
+     *         {@code --light-threads} ones for a light load, none otherwise and for the sequential baseline, which
+     *         has no pool to size
+     */
+    static List<Integer> lightThreads(Workload w, PoolKind kind, Options options) {
+        if (kind == PoolKind.SEQUENTIAL || w.lightThreadsMetrics(kind).isEmpty()) return List.of();
+        return options.lightThreadsBesideThreads();
+    }
+
     /** @return one row per (pool, metric, threads), metrics in the order the workload reports them */
     List<Row> measure(int index, Workload w, List<PoolKind> kinds) {
         List<PoolKind> contenders = kinds.stream().filter(w::supports).toList();
         w.setUp();
-        List<Target> targets = new ArrayList<>();
+        List<SizedTarget> all = new ArrayList<>();
         try {
-            for (PoolKind k : contenders) targets.add(Target.open(k, options.threads()));
-            warmUp(index, w, targets);
+            for (PoolKind k : contenders) all.add(new SizedTarget(Target.open(k, options.threads()), false));
+            // size by size, so that each size's pools follow each other as the --threads ones do
+            for (int n : options.lightThreadsBesideThreads()) {
+                for (PoolKind k : contenders) {
+                    if (lightThreads(w, k, options).contains(n)) all.add(new SizedTarget(Target.open(k, n), true));
+                }
+            }
+            warmUp(index, w, all);
             Map<String, Series> series = new LinkedHashMap<>();
             for (int i = 1; i <= options.runs(); i++) {
-                for (Target t : targets) {
-                    progress.show(index, w.name(), t.kind().id(), false, i, options.runs());
-                    for (Value v : w.run(t, false)) {
+                for (SizedTarget c : all) {
+                    Target t = c.target();
+                    progress.show(index, w.name(), c.label(), false, i, options.runs());
+                    for (Value v : c.run(w, false)) {
                         String key = t.kind().id() + "|" + v.metric().id() + "|" + v.threads();
                         series.computeIfAbsent(key, x -> new Series(t.kind(), v.metric(), v.threads())).add(v.value());
                     }
@@ -41,7 +60,7 @@ final class Bench {
             }
             return rows(w.name(), series.values());
         } finally {
-            targets.forEach(Target::close);
+            all.forEach(c -> c.target().close());
             w.tearDown();
         }
     }
@@ -51,26 +70,42 @@ final class Bench {
      * {@code --warmup-ms} per pool in all. In time, not per pool: a pool that is much faster than the others (the
      * sequential baseline of a tiny workload) would otherwise keep every other pool warming up for minutes.
      */
-    private void warmUp(int index, Workload w, List<Target> targets) {
-        long needNanos = options.warmupMillis() * 1_000_000L * targets.size();
+    private void warmUp(int index, Workload w, List<SizedTarget> all) {
+        long needNanos = options.warmupMillis() * 1_000_000L * all.size();
         long start = System.nanoTime();
         for (int round = 1; round <= options.warmup() || System.nanoTime() - start < needNanos; round++) {
-            for (Target t : targets) {
-                progress.show(index, w.name(), t.kind().id(), true, round, Math.max(round, options.warmup()));
-                w.run(t, true);
+            for (SizedTarget c : all) {
+                progress.show(index, w.name(), c.label(), true, round, Math.max(round, options.warmup()));
+                c.run(w, true);
             }
         }
     }
 
-    /** Rows grouped by metric (in the order first seen), pools in run order within each metric. */
+    /** One pool the workload runs on: at {@code --threads}, or at one of the light load's extra sizes. */
+    private record SizedTarget(Target target, boolean atLightThreads) {
+        List<Value> run(Workload w, boolean warmup) {
+            return atLightThreads ? w.runAtLightThreads(target, warmup) : w.run(target, warmup);
+        }
+
+        /** @return the pool's name in the progress line, with its size where that is not --threads */
+        String label() {
+            return atLightThreads ? target.kind().id() + "@" + target.threads() : target.kind().id();
+        }
+    }
+
+    /**
+     * Rows grouped by metric (in the order first seen), then by thread count (in the order first seen: --threads
+     * before the light sizes), pools in run order within each.
+     */
     private static List<Row> rows(String workload, Iterable<Series> all) {
-        Map<Metric, List<Row>> byMetric = new LinkedHashMap<>();
+        Map<Metric, Map<Integer, List<Row>>> byMetric = new LinkedHashMap<>();
         for (Series s : all) {
-            byMetric.computeIfAbsent(s.metric, m -> new ArrayList<>())
+            byMetric.computeIfAbsent(s.metric, m -> new LinkedHashMap<>())
+                    .computeIfAbsent(s.threads, n -> new ArrayList<>())
                     .add(Row.of(workload, s.kind.id(), s.threads, s.metric.id(), s.stats()));
         }
         List<Row> rows = new ArrayList<>();
-        byMetric.values().forEach(rows::addAll);
+        byMetric.values().forEach(byThreads -> byThreads.values().forEach(rows::addAll));
         return rows;
     }
 

@@ -8,14 +8,25 @@ import java.util.List;
 /**
  * The command line of bin/spindle-bench.
  *
- * @param only  workload names to run (empty: all); checked against the workload list by the runner
- * @param pools the contenders in run order
+ * @param only         workload names to run (empty: all); checked against the workload list by the runner
+ * @param pools        the contenders in run order
+ * @param lightThreads the pool sizes at which the light loads are measured too, besides {@code threads} (empty:
+ *                     none); see {@link #lightThreadsBesideThreads()}
  */
-public record Options(boolean quick, int threads, List<String> only, List<PoolKind> pools, Path out, int runs,
-                      int warmup, int warmupMillis, boolean orderCheck, boolean jvmPerPool) {
+public record Options(boolean quick, int threads, List<Integer> lightThreads, List<String> only,
+                      List<PoolKind> pools, Path out, int runs, int warmup, int warmupMillis, boolean orderCheck,
+                      boolean jvmPerPool) {
 
     /** Default of {@code --warmup-ms} for full runs: enough for C2 to finish the recursive join code on 2 cores. */
     public static final int DEFAULT_WARMUP_MILLIS = 2_000;
+
+    /**
+     * Default of {@code --light-threads}: 8 workers, more than a small machine has cores, where keeping idle workers
+     * asleep is hardest and an idle pool's overhead shows most (issue 13).
+     */
+    public static final List<Integer> DEFAULT_LIGHT_THREADS = List.of(8);
+
+    private static final int MAX_THREADS = 1024;
 
     /** Thrown for a bad command line; the message says what is wrong. */
     public static final class UsageException extends IllegalArgumentException {
@@ -27,11 +38,16 @@ public record Options(boolean quick, int threads, List<String> only, List<PoolKi
     }
 
     public static final String USAGE = """
-            usage: spindle-bench [--quick] [--threads N] [--only a,b] [--pools p,q] [--out DIR]
-                                 [--runs K] [--warmup W] [--warmup-ms T] [--order-check] [--jvm-per-pool]
+            usage: spindle-bench [--quick] [--threads N] [--light-threads M,..|none] [--only a,b] [--pools p,q]
+                                 [--out DIR] [--runs K] [--warmup W] [--warmup-ms T] [--order-check]
+                                 [--jvm-per-pool]
               --quick        smaller sizes and fewer runs: the whole run in under 3 minutes on 2 cores
               --threads N    workers of every Spindle pool and of the ForkJoinPool (default: available processors;
                              sparse's threads_woken_per_job always uses 8, oversubscribed 4 pools of 2)
+              --light-threads M,..|none
+                             the light loads (noop-1ms, noop-10ms, sparse) get rows at these pool sizes too,
+                             measured in the same interleaved runs as their --threads rows (default 8, which
+                             oversubscribes a small machine on purpose; none: only at --threads)
               --only a,b     run only these workloads (default: all), e.g. --only fib-naive,sparse
               --pools p,q    contenders, in this run order (default: spindle-jec,spindle-sleepy,spindle-hint,fjp,
                              sequential); Spindle strategies this build does not implement are skipped with a note
@@ -57,6 +73,7 @@ public record Options(boolean quick, int threads, List<String> only, List<PoolKi
         boolean orderCheck = false;
         boolean jvmPerPool = false;
         int threads = Runtime.getRuntime().availableProcessors();
+        List<Integer> lightThreads = DEFAULT_LIGHT_THREADS;
         List<String> only = List.of();
         List<PoolKind> pools = Arrays.asList(PoolKind.values());
         Path out = Path.of("bench-results");
@@ -69,7 +86,8 @@ public record Options(boolean quick, int threads, List<String> only, List<PoolKi
                 case "--quick" -> quick = true;
                 case "--order-check" -> orderCheck = true;
                 case "--jvm-per-pool" -> jvmPerPool = true;
-                case "--threads" -> threads = intValue(args, ++i, 1, 1024);
+                case "--threads" -> threads = intValue(args, ++i, 1, MAX_THREADS);
+                case "--light-threads" -> lightThreads = sizes(args, ++i);
                 case "--runs" -> runs = intValue(args, ++i, 1, 1000);
                 case "--warmup" -> warmup = intValue(args, ++i, 0, 1000);
                 case "--warmup-ms" -> warmupMillis = intValue(args, ++i, 0, 600_000);
@@ -82,7 +100,13 @@ public record Options(boolean quick, int threads, List<String> only, List<PoolKi
         if (runs < 0) runs = quick ? 3 : 5;
         if (warmup < 0) warmup = quick ? 1 : 3;
         if (warmupMillis < 0) warmupMillis = quick ? 0 : DEFAULT_WARMUP_MILLIS;
-        return new Options(quick, threads, only, pools, out, runs, warmup, warmupMillis, orderCheck, jvmPerPool);
+        return new Options(quick, threads, lightThreads, only, pools, out, runs, warmup, warmupMillis, orderCheck,
+                jvmPerPool);
+    }
+
+    /** @return the {@code --light-threads} sizes other than {@code --threads}: the light loads' extra pool sizes */
+    public List<Integer> lightThreadsBesideThreads() {
+        return lightThreads.stream().filter(n -> n != threads).toList();
     }
 
     /** @return whether {@code args} asks for the usage text */
@@ -92,6 +116,13 @@ public record Options(boolean quick, int threads, List<String> only, List<PoolKi
 
     public Sizes sizes() {
         return quick ? Sizes.quick() : Sizes.full();
+    }
+
+    /** @return " (light loads also at 8)" for the progress and the reports, or nothing where there are none */
+    public String lightThreadsNote() {
+        List<Integer> sizes = lightThreadsBesideThreads();
+        if (sizes.isEmpty()) return "";
+        return " (light loads also at " + String.join(", ", sizes.stream().map(String::valueOf).toList()) + ")";
     }
 
     private static String value(String[] args, int i) {
@@ -108,6 +139,27 @@ public record Options(boolean quick, int threads, List<String> only, List<PoolKi
             // reported below
         }
         throw new UsageException(args[i - 1] + " must be a number in " + min + ".." + max + ", got '" + v + "'");
+    }
+
+    /** @return "none" as no sizes, else the comma-separated sizes, each once, in the given order */
+    private static List<Integer> sizes(String[] args, int i) {
+        String v = value(args, i);
+        if (v.equals("none")) return List.of();
+        List<Integer> sizes = new ArrayList<>();
+        for (String s : v.split(",", -1)) { // -1: a trailing comma is an empty size, reported below
+            int n;
+            try {
+                n = Integer.parseInt(s.trim());
+            } catch (NumberFormatException e) {
+                n = 0;
+            }
+            if (n < 1 || n > MAX_THREADS) {
+                throw new UsageException(args[i - 1] + " takes 'none' or pool sizes in 1.." + MAX_THREADS
+                        + ", separated by commas; got '" + v + "'");
+            }
+            if (!sizes.contains(n)) sizes.add(n);
+        }
+        return List.copyOf(sizes);
     }
 
     private static List<String> list(String[] args, int i) {

@@ -62,10 +62,10 @@ public final class Runner {
                 pools.add(k);
             }
         }
-        progress.note(String.format("spindle-bench: %s run, %d workloads x %s, %d threads, %d runs after %d warm-up"
+        progress.note(String.format("spindle-bench: %s run, %d workloads x %s, %d threads%s, %d runs after %d warm-up"
                 + " (and at least %d ms of warm-up per pool)",
                 o.quick() ? "quick" : "full", workloads.size(), pools.stream().map(PoolKind::id).toList(),
-                o.threads(), o.runs(), o.warmup(), o.warmupMillis()));
+                o.threads(), o.lightThreadsNote(), o.runs(), o.warmup(), o.warmupMillis()));
 
         Bench bench = new Bench(o, progress);
         List<Row> rows = new ArrayList<>();
@@ -85,7 +85,8 @@ public final class Runner {
             }
         }
         progress.note("spindle-bench: all workloads done");
-        checkComplete(workloads, pools, rows, progress);
+        checkComplete(workloads, pools, o, rows);
+        progress.note("spindle-bench: every workload reported every metric on every pool it supports");
 
         Results results = new Results(Runtime.version() + " (" + System.getProperty("java.vendor") + ")",
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
@@ -123,21 +124,40 @@ public final class Runner {
         return picked;
     }
 
-    /** Every metric a workload promises for every pool it supports must have a row; say loudly if one has not. */
-    private static void checkComplete(List<Workload> workloads, List<PoolKind> pools, List<Row> rows, Progress p) {
+    /**
+     * Every metric a workload promises for every pool it supports must have a row, and a light load's metrics one
+     * more at each of its {@code --light-threads} sizes; say loudly if one has not.
+     *
+     * @throws IllegalStateException naming the first row missing
+     */
+    static void checkComplete(List<Workload> workloads, List<PoolKind> pools, Options o, List<Row> rows) {
         for (Workload w : workloads) {
             for (PoolKind k : pools) {
                 if (!w.supports(k)) continue;
+                List<Integer> lightThreads = Bench.lightThreads(w, k, o);
+                List<Metric> lightMetrics = lightThreads.isEmpty() ? List.of() : w.lightThreadsMetrics(k);
                 for (Metric m : w.metrics(k)) {
+                    // a light metric's rows at the light sizes are not its --threads row; the others' rows need
+                    // not be at --threads (threads_woken_per_job is at 8, oversubscribed's at 2): any one will do
                     boolean found = rows.stream().anyMatch(r -> r.workload().equals(w.name())
-                            && r.pool().equals(k.id()) && r.metric().equals(m.id()));
+                            && r.pool().equals(k.id()) && r.metric().equals(m.id())
+                            && !(lightMetrics.contains(m) && lightThreads.contains(r.threads())));
                     if (!found) {
                         throw new IllegalStateException("no " + m.id() + " row for " + w.name() + " on " + k.id());
                     }
                 }
+                for (Metric m : lightMetrics) {
+                    for (int n : lightThreads) {
+                        boolean found = rows.stream().anyMatch(r -> r.workload().equals(w.name())
+                                && r.pool().equals(k.id()) && r.metric().equals(m.id()) && r.threads() == n);
+                        if (!found) {
+                            throw new IllegalStateException("no " + m.id() + " row at " + n + " threads for "
+                                    + w.name() + " on " + k.id());
+                        }
+                    }
+                }
             }
         }
-        p.note("spindle-bench: every workload reported every metric on every pool it supports");
     }
 
     private static void write(Path dir, String name, String content) throws IOException {

@@ -21,6 +21,33 @@ class OptionsTest {
         assertEquals(5, o.runs());
         assertEquals(3, o.warmup());
         assertEquals(Options.DEFAULT_WARMUP_MILLIS, o.warmupMillis());
+        assertEquals(List.of(8), o.lightThreads());
+    }
+
+    @Test
+    void lightThreadsTakeSizesOrNone() {
+        assertEquals(List.of(), Options.parse("--light-threads", "none").lightThreads());
+        assertEquals(List.of(16, 4), Options.parse("--light-threads", "16, 4,16").lightThreads());
+    }
+
+    @Test
+    void lightThreadsBesideThreadsLeaveThreadsOut() {
+        Options o = Options.parse("--threads", "8", "--light-threads", "4,8");
+        assertEquals(List.of(4), o.lightThreadsBesideThreads());
+        assertEquals(" (light loads also at 4)", o.lightThreadsNote());
+        Options same = Options.parse("--threads", "8");
+        assertEquals(List.of(), same.lightThreadsBesideThreads());
+        assertEquals("", same.lightThreadsNote());
+    }
+
+    @Test
+    void badLightThreadsNameTheValue() {
+        for (String bad : new String[] {"0", "eight", "8,", "4,,8", "1025", "", "None"}) {
+            var e = assertThrows(Options.UsageException.class, () -> Options.parse("--light-threads", bad));
+            assertTrue(e.getMessage().contains("--light-threads") && e.getMessage().contains("'" + bad + "'"),
+                    e.getMessage());
+        }
+        assertThrows(Options.UsageException.class, () -> Options.parse("--light-threads"));
     }
 
     @Test

@@ -18,10 +18,11 @@ final class Notes {
 
     static String machine(Results r, RunInfo info) {
         return String.format(Locale.ROOT, "JDK %s · %s · %d CPUs · %s · %s run: %d measured runs after %d warm-up "
-                        + "(and at least %d ms of warm-up per pool), %d threads · took %.0f s",
+                        + "(and at least %d ms of warm-up per pool), %d threads%s · took %.0f s",
                 r.jdk(), r.os(), r.cpus(), r.date(),
                 info.options().quick() ? "quick" : "full", info.options().runs(), info.options().warmup(),
-                info.options().warmupMillis(), info.options().threads(), info.seconds());
+                info.options().warmupMillis(), info.options().threads(), info.options().lightThreadsNote(),
+                info.seconds());
     }
 
     static String pools(RunInfo info) {
@@ -48,6 +49,11 @@ final class Notes {
                         + "workloads), then the measured runs, interleaved "
                         + "(run 1 on every pool, then run 2, ...) so that load from elsewhere on a shared machine hits "
                         + "every pool alike. Every run checks its result.",
+                "The light loads (`noop-1ms`, `noop-10ms`, `sparse`) are measured at `--threads` and again at "
+                        + "each `--light-threads` pool size (8 by default), on pools of their own in the same "
+                        + "interleaved rounds, and get a row per size: an idle pool's cost grows with the workers it "
+                        + "keeps asleep, and 8 workers on a smaller machine are oversubscribed on purpose. "
+                        + "Spindle÷FJP always divides medians at the same `thr`.",
                 "The Spindle version calls `pool.install(...)` and uses `Spindle.join` inside; the ForkJoinPool "
                         + "version is idiomatic `RecursiveTask` / `RecursiveAction` (`fork`/`compute`/`join`, "
                         + "`invokeAll`) through `invoke`, or `execute` for single tasks, on a `ForkJoinPool` of the "

@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * noop-1ms and noop-10ms: an empty task every 1 / 10 ms from outside (rayon issue 642: an almost idle pool should
- * cost almost nothing). Reports the workers' CPU as a percentage of one core over the window.
+ * cost almost nothing). Reports the workers' CPU as a percentage of one core over the window, at {@code --threads}
+ * and at each {@code --light-threads} size, since every idle worker of a pool can add to that cost.
  */
 final class Noop implements Workload {
     private final int periodMillis;
@@ -35,6 +36,11 @@ final class Noop implements Workload {
     @Override
     public List<Metric> metrics(PoolKind kind) {
         return List.of(Metric.CPU_PERCENT);
+    }
+
+    @Override
+    public List<Metric> lightThreadsMetrics(PoolKind kind) {
+        return metrics(kind);
     }
 
     @Override

@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * sparse: a 20 µs task every 1 ms from an outside thread. Reports the workers' CPU per unit of useful work, the
  * submit-to-start latency, and (Spindle only) how many sleeping workers each job woke: that last one on a second
- * pool of {@link #WAKE_POOL_THREADS} workers, where waking too many is visible, whatever --threads is.
+ * pool of {@link #WAKE_POOL_THREADS} workers, where waking too many is visible, whatever --threads is. The first
+ * three are measured at each {@code --light-threads} size too; the wake-up count is not, as it has its own pool.
  */
 final class Sparse implements Workload {
     static final int WAKE_POOL_THREADS = 8;
@@ -48,18 +49,33 @@ final class Sparse implements Workload {
     }
 
     @Override
+    public List<Metric> lightThreadsMetrics(PoolKind kind) {
+        return List.of(Metric.CPU_PER_USEFUL, Metric.LATENCY_P50_US, Metric.LATENCY_P99_US);
+    }
+
+    @Override
     public List<Value> run(Target t, boolean warmup) {
-        long window = TimeUnit.MILLISECONDS.toNanos(warmup ? Math.min(windowMillis, 200) : windowMillis);
-        PeriodicLoad.Outcome o = PeriodicLoad.run(t, PERIOD_NANOS, window, TASK_NANOS);
-        List<Value> values = new ArrayList<>(4);
-        values.add(new Value(Metric.CPU_PER_USEFUL, t.threads(), o.cpuNanos() / (double) (o.tasks() * TASK_NANOS)));
-        values.add(new Value(Metric.LATENCY_P50_US, t.threads(), Stats.percentile(o.latencies(), 50) / 1e3));
-        values.add(new Value(Metric.LATENCY_P99_US, t.threads(), Stats.percentile(o.latencies(), 99) / 1e3));
+        List<Value> values = new ArrayList<>(load(t, warmup));
         if (t.kind().isSpindle() && !warmup) {
             double woken = wokenPerJob(t.kind(), TimeUnit.MILLISECONDS.toNanos(wakeWindowMillis));
             values.add(new Value(Metric.THREADS_WOKEN_PER_JOB, WAKE_POOL_THREADS, woken));
         }
         return values;
+    }
+
+    @Override
+    public List<Value> runAtLightThreads(Target t, boolean warmup) {
+        return load(t, warmup);
+    }
+
+    /** The sparse load on {@code t} itself: its CPU per unit of useful work and its latencies. */
+    private List<Value> load(Target t, boolean warmup) {
+        long window = TimeUnit.MILLISECONDS.toNanos(warmup ? Math.min(windowMillis, 200) : windowMillis);
+        PeriodicLoad.Outcome o = PeriodicLoad.run(t, PERIOD_NANOS, window, TASK_NANOS);
+        return List.of(
+                new Value(Metric.CPU_PER_USEFUL, t.threads(), o.cpuNanos() / (double) (o.tasks() * TASK_NANOS)),
+                new Value(Metric.LATENCY_P50_US, t.threads(), Stats.percentile(o.latencies(), 50) / 1e3),
+                new Value(Metric.LATENCY_P99_US, t.threads(), Stats.percentile(o.latencies(), 99) / 1e3));
     }
 
     private static double wokenPerJob(PoolKind kind, long window) {

@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * One SPEC §4 workload: a Spindle version, an idiomatic ForkJoinPool version, and a sequential one where that means
  * something. The runner calls {@link #setUp()} once, then {@link #run} for every warm-up and measured run on every
- * contender, interleaved, then {@link #tearDown()}.
+ * contender, interleaved, then {@link #tearDown()}. A light load is measured at more than one pool size: for those,
+ * the same interleaved rounds also call {@link #runAtLightThreads} on contenders of each {@code --light-threads} size.
  */
 public interface Workload {
     /** @return the fixed SPEC §4 name */
@@ -26,6 +27,24 @@ public interface Workload {
 
     /** @return the metrics a measured run reports on {@code kind}; the runner checks that each one came out */
     List<Metric> metrics(PoolKind kind);
+
+    /**
+     * @return the metrics the runner also measures on {@code kind} at each {@code --light-threads} pool size, besides
+     *         at {@code --threads}: none (the default) but for the light loads, whose cost is mostly that of keeping
+     *         idle workers asleep, and so grows with the number of workers
+     */
+    default List<Metric> lightThreadsMetrics(PoolKind kind) {
+        return List.of();
+    }
+
+    /**
+     * One run on a contender opened at a {@code --light-threads} size; reports {@link #lightThreadsMetrics} and
+     * nothing else. By default {@link #run}; a workload whose run also measures something on a pool of its own
+     * (sparse's wake-up count) overrides it, else that would be measured again at every size and counted twice.
+     */
+    default List<Value> runAtLightThreads(Target target, boolean warmup) {
+        return run(target, warmup);
+    }
 
     /** Builds the inputs, untimed (a tree, an array), once for all contenders so they all see the same data. */
     default void setUp() {}

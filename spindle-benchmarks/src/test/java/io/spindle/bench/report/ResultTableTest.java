@@ -89,5 +89,6 @@ class ResultTableTest {
                 + "| 0.25 |"), md);
         assertTrue(md.contains("| noop-1ms | cpu_percent | 8 | **3.00** (1.50–6.00) | **2.00** (1.00–4.00) | n/a "
                 + "| 1.50 |"), md);
+        assertTrue(md.contains("2 threads (light loads also at 8)"), md);
     }
 }
