@@ -22,7 +22,7 @@ public final class JecSleep implements SleepProtocol {
      * {@code spindle.jec.minRoundsUntilSleepy}; set it equal to {@link #ROUNDS_UNTIL_SLEEPY} for rayon's fixed count).
      */
     public static final int MIN_ROUNDS_UNTIL_SLEEPY = Math.min(ROUNDS_UNTIL_SLEEPY,
-            Math.max(0, Integer.getInteger("spindle.jec.minRoundsUntilSleepy", 4)));
+            Math.max(0, Integer.getInteger("spindle.jec.minRoundsUntilSleepy", 0)));
     /** How many sleepers a worker that found work while more stayed visible wakes at most (the cascade, A2). */
     public static final int CASCADE_WAKE_LIMIT = 2;
 
@@ -148,7 +148,7 @@ public final class JecSleep implements SleepProtocol {
             idle.jecSnapshot = announceSleepy();
             idle.rounds++;
             if (untilSleepy > 0) {
-                Thread.yield();
+                Thread.yield(); // A1: at the floor (0) the search after announcing follows at once: no sched_yield
             }
         } else {
             // rounds == untilSleepy + 1: one search since announcing; try to sleep
