@@ -9,8 +9,11 @@ import java.lang.invoke.VarHandle;
 /**
  * TEST ONLY, NEVER IN THE LIBRARY: a copy of {@link JecSleep} with one deliberate weakening, to show that the jcstress
  * tests of the real class can fail (each {@code Weakened*Test} here has the shape of a real test and must report its
- * forbidden outcome). Only the parts the tests reach are copied (the adaptive round limit A1 is not); the sleep step
- * and the posting side are as in JecSleep apart from the marked lines.
+ * forbidden outcome). Only the parts the tests reach are copied (the adaptive round limit A1, the JFR events and the
+ * retries after a failed step, E4, are not); the sleep step ({@code sleep}: prepare, latch, registration, final check,
+ * tryBlock, blockUntilWoken, endSequence), the wake step ({@code wakeSpecificThread}, {@code finishWake}) and the
+ * posting side are as in JecSleep apart from the marked lines. The sleeper's state is the real
+ * {@link WorkerSleepState}.
  */
 final class WeakenedJecSleep implements SleepProtocol {
     enum Weakening {
@@ -77,19 +80,31 @@ final class WeakenedJecSleep implements SleepProtocol {
         } else if (idle.rounds == untilSleepy) {
             idle.jecSnapshot = JecCounters.jobsEventCounter(counters.incrementJecIfActive());
             idle.rounds++;
-            Thread.yield();
+            if (untilSleepy > 0) {
+                Thread.yield();
+            }
         } else {
             sleep(idle, latch);
         }
     }
 
+    /** As {@code JecSleep.sleep}, minus its JFR events and the adaptive round limit (A1). */
     private void sleep(IdleState idle, CoreLatch latch) {
-        if (!latch.getSleepy()) {
+        WorkerSleepState state = workers[idle.workerIndex()];
+        // J6: PREPARING before anything a waker acts on (the latch's SLEEPING, our sleeping count)
+        if (!state.prepare()) {
+            // only after a blocking step threw, which the tests never provoke; kept as in JecSleep
+            if (state.settleEarlierSequence()) {
+                counters.subSleepingThread();
+            }
+            idle.wakeFully();
             return;
         }
-        WorkerSleepState state = workers[idle.workerIndex()];
-        state.lock.lock();
+        boolean countedAsSleeping = false;
         try {
+            if (!latch.getSleepy()) {
+                return;
+            }
             if (!latch.fallAsleep()) {
                 idle.wakeFully();
                 return;
@@ -98,28 +113,35 @@ final class WeakenedJecSleep implements SleepProtocol {
                 long word = counters.load();
                 if (JecCounters.jobsEventCounter(word) != idle.jecSnapshot) {
                     idle.wakePartly(idle.roundsUntilSleepy);
-                    latch.wakeUp();
                     return;
                 }
                 if (weakening == Weakening.SPLIT_REGISTRATION) {
                     word = counters.load(); // WEAKENED: the CAS no longer covers the JEC that was compared
                 }
                 if (counters.tryAddSleepingThread(word)) {
+                    countedAsSleeping = true;
                     break;
                 }
             }
             VarHandle.fullFence();
             if (weakening != Weakening.NO_FINAL_CHECK && idle.hasInjectedOrPrivateWork()) {
-                counters.subSleepingThread();
-            } else {
-                state.isBlocked = true;
-                state.blockUntilWoken();
+                idle.wakeFully();
+                return;
+            } // WEAKENED (NO_FINAL_CHECK): the sleeper blocks without looking at the injector
+            if (!state.tryBlock()) {
+                idle.wakeFully(); // J6: a waker claimed us while PREPARING; the count stayed ours
+                return;
             }
+            countedAsSleeping = false; // J2: from BLOCKED on the count is the claiming waker's
+            countedAsSleeping = !state.blockUntilWoken();
+            idle.wakeFully();
         } finally {
-            state.lock.unlock();
+            if (countedAsSleeping) {
+                counters.subSleepingThread(); // J2's one exception
+            }
+            state.endSequence();
+            latch.wakeUp();
         }
-        idle.wakeFully();
-        latch.wakeUp();
     }
 
     @Override
@@ -176,18 +198,18 @@ final class WeakenedJecSleep implements SleepProtocol {
 
     private boolean wakeSpecificThread(int index) {
         WorkerSleepState state = workers[index];
-        state.lock.lock();
-        try {
-            if (!state.isBlocked) {
-                return false;
-            }
-            state.signalLocked(WakeReason.NEW_INJECTED_JOB); // the reason only feeds JFR, which these tests do not read
-            counters.subSleepingThread();
-            state.isBlocked = false;
-            return true;
-        } finally {
-            state.lock.unlock();
+        int claim = state.claim();
+        if (claim == WorkerSleepState.CLAIMED_BLOCKED) {
+            finishWake(state);
         }
+        return claim != WorkerSleepState.NOT_CLAIMED;
+    }
+
+    /** As {@code JecSleep.finishWake}, minus its retries after a failed step (E4), which the tests never provoke. */
+    private void finishWake(WorkerSleepState state) {
+        counters.subSleepingThread(); // J2: the waker takes the count, before letting the sleeper go
+        state.letGo(WakeReason.NEW_INJECTED_JOB); // the reason only feeds JFR, which these tests do not read
+        state.unblockOwner();
     }
 
     @Override
