@@ -18,12 +18,14 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * it and, failing, calls {@code noWorkFound} to fall asleep. Either its steal finds the job, or its registration CAS
  * sees the changed JEC, or the poster sees it registered and wakes it. Forbidden: it blocks and nobody wakes it.
  *
- * <p>r1: the sleeper (0 stole the job, 1 the JEC had changed, 3 it blocked); r2: 1 if the wake-up was lost.
+ * <p>r1: the sleeper (0 stole the job, 1 the JEC had changed, 2 the poster claimed it after its registration and before
+ * it blocked, so it did not block (J6), 3 it blocked); r2: 1 if the wake-up was lost.
  */
 @JCStressTest
 @Description("JEC: internal push versus a sleepy worker falling asleep (J1)")
 @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "the sleeper's last steal found the job")
 @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "the JEC changed: the sleeper did not register")
+@Outcome(id = "2, 0", expect = ACCEPTABLE, desc = "registered first; the poster claimed it before it blocked (J6)")
 @Outcome(id = "3, 0", expect = ACCEPTABLE, desc = "the sleeper registered first; the poster saw it and woke it")
 @Outcome(id = "3, 1", expect = FORBIDDEN, desc = "LOST WAKE-UP: the post was slept through")
 @Outcome(expect = FORBIDDEN, desc = "impossible path")

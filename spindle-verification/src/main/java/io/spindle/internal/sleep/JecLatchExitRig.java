@@ -41,15 +41,15 @@ public final class JecLatchExitRig extends LatchExitRig {
 
     @Override
     protected boolean sleepersAreAsleep() {
-        // W1 counts its sleep under its lock, after its registration and its final check (J5), just before it waits:
-        // from here a waker that takes the lock finds it blocked (J6).
+        // W1 counts its sleep after its registration, its final check (J5) and its move to BLOCKED, just before it
+        // parks: from here a waker finds it BLOCKED and claims it (J6).
         return sleep.sleeps(1) > 0;
     }
 
     @Override
     protected boolean w1Unwoken() {
-        // J2: a waker removes W1's registration, under W1's lock, before W1 can return. W0 never registers (it never
-        // gets sleepy), so a sleeping count above 0 is W1, still blocked, and after every waker returned, unwoken.
+        // J2: the waker that claims W1 BLOCKED removes its registration before letting W1 go. W0 never registers (it
+        // never gets sleepy), so a sleeping count above 0 is W1, still blocked, and after every waker returned, unwoken.
         return JecCounters.sleepingThreads(counters.load()) > 0;
     }
 }

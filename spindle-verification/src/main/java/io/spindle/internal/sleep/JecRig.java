@@ -61,8 +61,9 @@ public final class JecRig extends SleeperRig {
 
     @Override
     protected boolean blockedAndUnwoken() {
-        // J2: a waker removes the sleeper's registration before it lets the sleeper return (under its lock). After
-        // the waker's own post has returned, a blocked sleeper that is still counted has nobody waking it.
+        // J2: the waker that claims the sleeper BLOCKED removes its registration before it lets the sleeper go (and a
+        // sleeper claimed while PREPARING never blocks: sleeps stays 0). After the waker's own post has returned, a
+        // blocked sleeper that is still counted has nobody waking it.
         return sleep.sleeps(0) > 0 && JecCounters.sleepingThreads(counters.load()) > 0;
     }
 

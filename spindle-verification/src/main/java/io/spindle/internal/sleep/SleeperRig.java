@@ -27,7 +27,10 @@ public abstract class SleeperRig {
     public static final int SEARCH_SAW_IT = 0;
     /** Sleeper outcome: the protocol's counter told it work was posted (JEC changed, no longer the sleepy one). */
     public static final int COUNTER_SAW_IT = 1;
-    /** Sleeper outcome: it did not block: its final check saw the job, or a latch CAS failed (set). */
+    /**
+     * Sleeper outcome: it did not block: its final check saw the job, a latch CAS failed (set), or (JEC) a waker claimed
+     * it while PREPARING.
+     */
     public static final int FINAL_CHECK_OR_LATCH_SAW_IT = 2;
     /** Sleeper outcome: it blocked (then was woken by the waker, or rescued: see the waker's result). */
     public static final int BLOCKED = 3;
@@ -138,7 +141,7 @@ public abstract class SleeperRig {
     /**
      * Called only after the waker finished its post: whether the sleeper blocked and no wake-up is on its way. Must
      * not depend on timing: it reads the protocol's own bookkeeping (e.g. JEC: the waker, not the sleeper, removes a
-     * sleeper's registration, under the sleeper's lock, before the sleeper can return).
+     * blocked sleeper's registration, before it lets the sleeper go).
      */
     protected abstract boolean blockedAndUnwoken();
 

@@ -19,6 +19,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Description("WEAKENED (JEC check split from the registration CAS): JecInternalPostVsSleepTest must fail")
 @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "the sleeper's last steal found the job")
 @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "the JEC changed: the sleeper did not register")
+@Outcome(id = "2, 0", expect = ACCEPTABLE, desc = "registered first; the poster claimed it before it blocked (J6)")
 @Outcome(id = "3, 0", expect = ACCEPTABLE, desc = "the sleeper registered first; the poster saw it and woke it")
 @Outcome(id = "3, 1", expect = FORBIDDEN, desc = "LOST WAKE-UP: the post was slept through")
 @Outcome(expect = FORBIDDEN, desc = "impossible path")
