@@ -4,6 +4,7 @@ import io.spindle.internal.event.WakeReason;
 
 import io.spindle.internal.latch.CoreLatch;
 
+import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
@@ -31,7 +32,25 @@ final class WeakenedJecSleep implements SleepProtocol {
          * stayed visible (A2's cascade), never on a latch exit, so a post that counted on this awake idle worker
          * (Option B) is not handed on (A4 removed).
          */
-        OLD_LATCH_EXIT
+        OLD_LATCH_EXIT,
+        /**
+         * A waker's claim treats PREPARING as not claimable (as if the sleeper were awake): only BLOCKED is claimed. A
+         * waker that saw the registration (or the latch's SLEEPING) before the sleeper's {@code tryBlock} wakes nobody,
+         * and the sleeper then blocks (J6 broken).
+         */
+        WAKER_SKIPS_PREPARING
+    }
+
+    /** The sleep state's word, for WAKER_SKIPS_PREPARING's own claim (same package name, unnamed module). */
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.privateLookupIn(WorkerSleepState.class, MethodHandles.lookup())
+                    .findVarHandle(WorkerSleepState.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
     private final Weakening weakening;
@@ -198,11 +217,29 @@ final class WeakenedJecSleep implements SleepProtocol {
 
     private boolean wakeSpecificThread(int index) {
         WorkerSleepState state = workers[index];
-        int claim = state.claim();
+        int claim = weakening == Weakening.WAKER_SKIPS_PREPARING ? claimSkippingPreparing(state) : state.claim();
         if (claim == WorkerSleepState.CLAIMED_BLOCKED) {
             finishWake(state);
         }
         return claim != WorkerSleepState.NOT_CLAIMED;
+    }
+
+    /**
+     * {@code WorkerSleepState.claim} with its PREPARING branch removed (WEAKENED, WAKER_SKIPS_PREPARING): a sleeper
+     * that registered and has not yet blocked is "not claimable", as if it were awake, so it blocks with nobody waking
+     * it.
+     */
+    private static int claimSkippingPreparing(WorkerSleepState state) {
+        while (true) {
+            int s = (int) STATE.getVolatile(state);
+            if (s == WorkerSleepState.BLOCKED) {
+                if (STATE.compareAndSet(state, WorkerSleepState.BLOCKED, WorkerSleepState.WAKING)) {
+                    return WorkerSleepState.CLAIMED_BLOCKED;
+                }
+            } else {
+                return WorkerSleepState.NOT_CLAIMED; // WEAKENED: PREPARING is left alone, like AWAKE
+            }
+        }
     }
 
     /** As {@code JecSleep.finishWake}, minus its retries after a failed step (E4), which the tests never provoke. */
