@@ -190,10 +190,11 @@ public final class JecSleep implements SleepProtocol {
             idle.wakeFully();
             return;
         }
-        Object sleepEvent = events.sleepBegin(me); // JFR (null unless recording): before the sequence, by its rule
+        Object sleepEvent = null;
         boolean countedAsSleeping = false; // our own registration, until blocking hands it to a waker (J2)
         boolean woken = false;
         try {
+            sleepEvent = events.sleepBegin(me); // JFR (null unless recording); inside the try: it may throw
             // L1: announce on the latch, so a set() from now on either fails our CASes or sees SLEEPING and wakes us.
             if (!latch.getSleepy()) {
                 return; // the latch is set: the caller's probe will see it
@@ -312,17 +313,32 @@ public final class JecSleep implements SleepProtocol {
         // Each worker's terminate latch was set, which woke its owner if it slept on it (L1). Nothing more to do.
     }
 
+    /**
+     * Wakes up to {@code numToWake} workers: blocked ones first, then, if too few were blocked, ones still PREPARING.
+     * A PREPARING worker may not have registered yet (the poster then counted it as awake and idle); claiming it while
+     * a blocked one exists would leave that sleeper asleep for a post that needed it. The second pass keeps J6: a
+     * registration the poster counted is claimable in either state.
+     */
     private void wakeAnyThreads(int numToWake, WakeReason why) {
         for (int i = 0; numToWake > 0 && i < workers.length; i++) {
-            if (wakeSpecificThread(i, why)) {
+            if (wakeSpecificThread(i, why, true)) {
+                numToWake--;
+            }
+        }
+        for (int i = 0; numToWake > 0 && i < workers.length; i++) {
+            if (wakeSpecificThread(i, why, false)) {
                 numToWake--;
             }
         }
     }
 
     private boolean wakeSpecificThread(int index, WakeReason why) {
+        return wakeSpecificThread(index, why, false);
+    }
+
+    private boolean wakeSpecificThread(int index, WakeReason why, boolean blockedOnly) {
         WorkerSleepState state = workers[index];
-        int claim = state.claim(); // J6: a registered sleeper is PREPARING or BLOCKED, never AWAKE
+        int claim = state.claim(blockedOnly); // J6: a registered sleeper is PREPARING or BLOCKED, never AWAKE
         if (claim == WorkerSleepState.CLAIMED_BLOCKED) {
             finishWake(state, why);
         }

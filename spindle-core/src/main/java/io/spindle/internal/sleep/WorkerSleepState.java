@@ -67,7 +67,8 @@ final class WorkerSleepState {
      * Owner, first step of a sleep sequence, before anything a waker could act on (the latch's SLEEPING, the sleeping
      * count): from here a waker that saw either finds this worker PREPARING or BLOCKED, never AWAKE (J6).
      *
-     * @return false if an earlier sequence whose blocking step threw left this worker BLOCKED or WAKING: call
+     * @return false if an earlier sequence that threw left the word behind (BLOCKED or WAKING after a failed block;
+     *         PREPARING or NOTIFIED after a step that threw before its {@code finally} could end the sequence): call
      *         {@link #settleEarlierSequence()} and search again instead of sleeping
      */
     boolean prepare() {
@@ -78,7 +79,9 @@ final class WorkerSleepState {
     }
 
     /**
-     * Owner, when {@link #prepare()} failed: waits out a waker that is finishing, or takes BLOCKED back itself.
+     * Owner, when {@link #prepare()} failed: ends the sequence an earlier failure left behind. PREPARING or NOTIFIED
+     * are the owner's own to leave; BLOCKED it takes back unless a waker claims it first; WAKING it waits out (the
+     * waker is between two of its steps).
      *
      * @return true if the owner took BLOCKED back, so the earlier registration's sleeping count is its to undo
      */
@@ -88,10 +91,14 @@ final class WorkerSleepState {
             if (s == AWAKE) {
                 return false; // a waker took the count and let us go
             }
+            if (s == PREPARING || s == NOTIFIED) {
+                state = AWAKE; // volatile store: only the owner leaves these (a concurrent claim is overwritten)
+                return false;
+            }
             if (s == BLOCKED && STATE.compareAndSet(this, BLOCKED, AWAKE)) {
                 return true;
             }
-            Thread.onSpinWait(); // WAKING: the waker is between two of its steps
+            Thread.onSpinWait(); // WAKING
         }
     }
 
@@ -182,13 +189,22 @@ final class WorkerSleepState {
      * done (nobody else can finish this wake-up).
      */
     int claim() {
+        return claim(false);
+    }
+
+    /**
+     * @param blockedOnly claim only a BLOCKED owner: a waker with several workers to choose from wakes the blocked ones
+     *                    first, because a PREPARING one may not be registered yet (it is then counted as awake and
+     *                    idle, and claiming it would leave a sleeper asleep for a post that needed it)
+     */
+    int claim(boolean blockedOnly) {
         while (true) {
             int s = state; // volatile read (J6): after the caller's read of the counters in their total order
             if (s == BLOCKED) {
                 if (STATE.compareAndSet(this, BLOCKED, WAKING)) {
                     return CLAIMED_BLOCKED;
                 }
-            } else if (s == PREPARING) {
+            } else if (s == PREPARING && !blockedOnly) {
                 if (STATE.compareAndSet(this, PREPARING, NOTIFIED)) {
                     return CLAIMED_PREPARING;
                 }

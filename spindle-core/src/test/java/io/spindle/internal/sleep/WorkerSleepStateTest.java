@@ -111,6 +111,25 @@ class WorkerSleepStateTest {
     }
 
     @Test
+    void aSequenceThatThrewBeforeBlockingIsEndedByTheNextOne() {
+        WorkerSleepState s = new WorkerSleepState();
+        assertTrue(s.prepare());
+        assertEquals(WorkerSleepState.CLAIMED_PREPARING, s.claim()); // NOTIFIED, and the owner's finally never ran
+        assertFalse(s.prepare());
+        assertFalse(s.settleEarlierSequence(), "PREPARING and NOTIFIED are the owner's own to leave: no count back");
+        assertTrue(s.prepare());
+        s.endSequence();
+    }
+
+    @Test
+    void aWakerChoosingAmongWorkersCanSkipOnesStillPreparing() {
+        WorkerSleepState s = new WorkerSleepState();
+        assertTrue(s.prepare());
+        assertEquals(WorkerSleepState.NOT_CLAIMED, s.claim(true));
+        assertEquals(WorkerSleepState.CLAIMED_PREPARING, s.claim(false));
+    }
+
+    @Test
     void aBlockLeftOverAndClaimedMeanwhileStaysTheWakersCount() {
         WorkerSleepState s = new WorkerSleepState();
         assertTrue(s.prepare());

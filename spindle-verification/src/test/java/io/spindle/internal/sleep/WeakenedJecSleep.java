@@ -208,16 +208,26 @@ final class WeakenedJecSleep implements SleepProtocol {
     public void terminate() {}
 
     private void wakeAnyThreads(int numToWake) {
+        for (int i = 0; numToWake > 0 && i < workers.length; i++) { // blocked workers first, as in JecSleep
+            if (wakeSpecificThread(i, true)) {
+                numToWake--;
+            }
+        }
         for (int i = 0; numToWake > 0 && i < workers.length; i++) {
-            if (wakeSpecificThread(i)) {
+            if (wakeSpecificThread(i, false)) {
                 numToWake--;
             }
         }
     }
 
     private boolean wakeSpecificThread(int index) {
+        return wakeSpecificThread(index, false);
+    }
+
+    private boolean wakeSpecificThread(int index, boolean blockedOnly) {
         WorkerSleepState state = workers[index];
-        int claim = weakening == Weakening.WAKER_SKIPS_PREPARING ? claimSkippingPreparing(state) : state.claim();
+        int claim = weakening == Weakening.WAKER_SKIPS_PREPARING ? claimSkippingPreparing(state)
+                : state.claim(blockedOnly);
         if (claim == WorkerSleepState.CLAIMED_BLOCKED) {
             finishWake(state);
         }
