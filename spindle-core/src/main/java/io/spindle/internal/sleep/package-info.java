@@ -126,7 +126,10 @@
  * not empty before, the awake workers are not keeping up: wake {@code min(jobs, sleepers)}. Otherwise count on the
  * awake-but-idle workers ({@code inactive - sleeping}) to find the jobs and wake sleepers only for the rest. A worker
  * that finds work while more stays visible wakes up to two sleepers ({@code CASCADE_WAKE_LIMIT}, A2), so that a burst
- * spreads; otherwise, if any work is visible, it wakes one (A4). Injections add J5's fence first. Broadcasts put one job in every worker's private queue and wake every sleeper.
+ * spreads; otherwise, if any work is visible, it wakes one (A4). Injections add J5's fence first. Waking "any" worker
+ * claims blocked workers first and only then ones still PREPARING (J6): a PREPARING worker may not have registered
+ * yet, and the poster then counted it among the awake idle ones; a sleeper must not stay asleep for a post that
+ * needed it. Broadcasts put one job in every worker's private queue and wake every sleeper.
  *
  * <h2>Latches</h2>
  * <dl>
