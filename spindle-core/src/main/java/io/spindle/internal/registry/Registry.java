@@ -483,7 +483,8 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
 
     /**
      * E4: the latch is already set when this runs, so its owner will not block on it again: if the protocol's wake-up
-     * throws (it rolls itself back), a sleeping owner would sleep forever. Retry until it succeeds; memory comes back
+     * throws (before it took a count it rolls itself back; after, it finishes itself), a sleeping owner would sleep
+     * forever. Retry until it succeeds; memory comes back
      * once the failing operation unwinds.
      */
     @Override
@@ -643,7 +644,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 if (retrying) {
                     Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
                 }
-                sleep.terminate(); // each protocol's wake step rolls itself back when it throws
+                sleep.terminate(); // each protocol's wake step rolls itself back, or finishes itself, when it throws
                 return;
             } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
                 retrying = true;

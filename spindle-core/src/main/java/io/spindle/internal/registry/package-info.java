@@ -33,8 +33,10 @@
  *       delivers it (a set latch whose owner may sleep on it; broadcast copies in private queues; the hand-on a worker
  *       leaving the idle state owes, A4 and H8 in the sleep package), the wake-up is retried until it succeeds rather
  *       than thrown to a caller who could do nothing about it. Each protocol's wake step rolls itself back when it
- *       throws, so that a retry redoes it whole: JEC signals, decrements {@code sleeping}, then clears
- *       {@code isBlocked}, a plain store that cannot fail; HINT_PIPE gives the sleepers whose hints it could not write
+ *       throws, so that a retry redoes it whole: JEC's waker claims the sleeper (a CAS from BLOCKED to WAKING),
+ *       decrements {@code sleeping} and, if that throws, undoes the claim with a plain store in the same frame; once
+ *       the count is taken it makes no call before letting the sleeper go, and retries the unpark itself until done
+ *       ({@code WorkerSleepState.wake}); HINT_PIPE gives the sleepers whose hints it could not write
  *       back to the count; SLEEPY_WORKER puts back the sleeping bit it cleared. Posters of new work (E1) rely on the
  *       same rollback when they withdraw their job. Only exhaustion ({@code VirtualMachineError}) is retried: any
  *       other exception is a bug (an assertion about the counters, say), and retrying it would hide it or repeat a
@@ -67,8 +69,11 @@
  *       job is lost, and whoever waits for it hangs. Seen with 128 KiB worker stacks and 400-frame random recursion
  *       between joins (JOBS_EVENT_COUNTER, 1 run in 3); not with 256 KiB (the ErrorSafetyTest sizes) or larger.</li>
  *   <li>A stack overflow inside the few steps that must happen together (the deque's own index updates, a lock's
- *       internals, the call right after an atomic step in the sleep protocols) can leave them half done. JDK 17's
- *       {@code Condition.signal} may also allocate the lock's queue head on its first contended use, and an
+ *       internals, the call right after an atomic step in the sleep protocols) can leave them half done. JEC's state
+ *       word (J6 in the sleep package) is built so that each hand-over CAS is followed by a plain store, and its last
+ *       call (the waker's unpark) is retried: an unpark that overflows at every retry, at the same depth as a
+ *       decrement that just succeeded, would strand its sleeper. SLEEPY_WORKER still waits on a lock and a condition:
+ *       JDK 17's {@code Condition.signal} may allocate the lock's queue head on its first contended use, and an
  *       OutOfMemoryError there strands the signalled waiter.</li>
  * </ul>
  * Closing these needs steps that cannot overflow (checking stack headroom before a job starts, or a slot from which

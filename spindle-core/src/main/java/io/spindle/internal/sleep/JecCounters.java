@@ -20,7 +20,7 @@ import java.lang.invoke.VarHandle;
  * {@code ThreadPool.MAX_THREADS = 0xFFFF}, and sleeping &lt;= inactive; the JEC lives in the top bits, so its
  * overflow falls off the word (roll-over, which the protocol tolerates; invariant J4).
  */
-public final class JecCounters {
+public final class JecCounters implements SleepingCount {
     public static final int THREADS_BITS = 16;
     public static final long THREADS_MAX = (1L << THREADS_BITS) - 1;
     static final int SLEEPING_SHIFT = 0;
@@ -108,6 +108,7 @@ public final class JecCounters {
     }
 
     /** The waker of a sleeping thread removes it from the count (J2: the waker, not the sleeper). */
+    @Override
     public void subSleepingThread() {
         long old = (long) WORD.getAndAdd(this, -ONE_SLEEPING); // SC (J3)
         assert ((old >>> SLEEPING_SHIFT) & THREADS_MAX) > 0 : "sleeping underflow: " + Long.toHexString(old); // no call

@@ -119,7 +119,8 @@ public final class JecSleep implements SleepProtocol {
 
     /**
      * The wake-ups {@link #leaveIdle} owes for work it saw: our inactive count is already gone, so this cannot be
-     * undone and done again by the caller. A wake step that throws rolled itself back (see wakeSpecificThread); retry
+     * undone and done again by the caller. A wake step that throws before it took a count undoes its claim, and one that
+     * took it finishes itself (WorkerSleepState.wake); retry
      * until done (E4 in the registry's package-info). A retry after a partial success may wake one more: harmless.
      */
     private void wakeOwed(int numToWake) {
@@ -180,21 +181,21 @@ public final class JecSleep implements SleepProtocol {
     private void sleep(IdleState idle, CoreLatch latch) {
         int me = idle.workerIndex();
         WorkerSleepState state = workers[me];
+        // E3: a sleep whose finally threw may have left its count, and SLEEPY or SLEEPING on this wait's latch; each
+        // step below is cheap when there is nothing to repair (an owner-only field, a volatile read).
+        undoOwnCount(state);
+        latch.wakeUp();
+        Object sleepEvent = events.sleepBegin(me); // JFR (null unless recording): before the sequence, by its rule
         // J6: PREPARING before anything a waker acts on (the latch's SLEEPING, our sleeping count), so a waker that saw
         // either can claim us.
         if (!state.prepare()) {
-            // An earlier sequence's blocking step threw and left its registration to a waker: settle it, search again.
-            if (state.settleEarlierSequence()) {
-                counters.subSleepingThread(); // J2's exception: we took BLOCKED back, so the count is ours to undo
-            }
+            state.settleEarlierSequence(); // an earlier sequence that threw left the word behind; sets ownsCount
+            undoOwnCount(state);           // if it took BLOCKED back
             idle.wakeFully();
             return;
         }
-        Object sleepEvent = null;
-        boolean countedAsSleeping = false; // our own registration, until blocking hands it to a waker (J2)
         boolean woken = false;
         try {
-            sleepEvent = events.sleepBegin(me); // JFR (null unless recording); inside the try: it may throw
             // L1: announce on the latch, so a set() from now on either fails our CASes or sees SLEEPING and wakes us.
             if (!latch.getSleepy()) {
                 return; // the latch is set: the caller's probe will see it
@@ -212,7 +213,7 @@ public final class JecSleep implements SleepProtocol {
                 }
                 // J1: registering as sleeping is conditional on the JEC being unchanged, in one CAS.
                 if (counters.tryAddSleepingThread(word)) {
-                    countedAsSleeping = true;
+                    state.ownsCount = true; // our registration, until blocking hands it to a waker (J2); no call since
                     break;
                 }
             }
@@ -225,26 +226,31 @@ public final class JecSleep implements SleepProtocol {
                 return;
             }
             adaptRoundsAfterBlocking(idle);
-            if (!state.tryBlock()) {
-                idle.wakeFully(); // J6: a waker claimed us while PREPARING; the count stayed ours
-                return;
-            }
-            countedAsSleeping = false; // J2: from BLOCKED on the count is the claiming waker's
-            countedAsSleeping = !state.blockUntilWoken(); // false unless we took BLOCKED back after a failure
-            woken = !countedAsSleeping;
+            // J6: a waker claimed us while PREPARING (NOT_BLOCKED: the count stayed ours), or we blocked and a waker
+            // took the count (WOKEN), or blocking threw and we took it back (TOOK_BACK: ownsCount again).
+            woken = state.blockIfUnclaimed() == WorkerSleepState.WOKEN;
             idle.wakeFully();
         } finally {
-            if (countedAsSleeping) {
-                // J2's one exception: nobody will wake us, so we undo our own count. After J5's check found work, a
-                // claim while PREPARING, or a failed block that we took back.
-                counters.subSleepingThread();
-            }
+            // The shallow resets first; the count's undo, the deepest call, last: if it throws, ownsCount remembers it
+            // for the next sleep (E3).
             state.endSequence(); // PREPARING or NOTIFIED back to AWAKE (BLOCKED is left to a waker: see prepare)
             latch.wakeUp(); // L1: back to UNSET (from SLEEPY or SLEEPING) unless set; even if a step above threw
+            undoOwnCount(state);
         }
         if (woken) {
-            // wokenFor/wokenBy were published by the waker's store of AWAKE, which our loop read.
+            // wokenFor/wokenBy were published by the waker's store of AWAKE, which blockIfUnclaimed read.
             events.sleepEnded(sleepEvent, me, state.wokenFor, state.wokenBy);
+        }
+    }
+
+    /**
+     * J2's exceptions: nobody will wake us, so we undo our own registration (after J5's check found work, a claim
+     * while PREPARING, or a failed block that we took back). The flag is cleared only after the atomic step returned.
+     */
+    private void undoOwnCount(WorkerSleepState state) {
+        if (state.ownsCount) {
+            counters.subSleepingThread();
+            state.ownsCount = false; // no call between the atomic step's return and this store
         }
     }
 
@@ -337,43 +343,9 @@ public final class JecSleep implements SleepProtocol {
     }
 
     private boolean wakeSpecificThread(int index, WakeReason why, boolean blockedOnly) {
-        WorkerSleepState state = workers[index];
-        int claim = state.claim(blockedOnly); // J6: a registered sleeper is PREPARING or BLOCKED, never AWAKE
-        if (claim == WorkerSleepState.CLAIMED_BLOCKED) {
-            finishWake(state, why);
-        }
-        return claim != WorkerSleepState.NOT_CLAIMED; // a PREPARING claim: that worker will search instead of blocking
-    }
-
-    /**
-     * We moved the sleeper from BLOCKED to WAKING: nobody else can finish this wake-up, so each step is retried until
-     * done (E4), and a step that completed is never repeated (the count is taken once, the sleeper let go once).
-     */
-    private void finishWake(WorkerSleepState state, WakeReason why) {
-        boolean counted = false;
-        boolean letGo = false;
-        boolean retrying = false;
-        while (true) {
-            try {
-                if (retrying) {
-                    Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
-                }
-                if (!counted) {
-                    // J2: the waker decrements the sleeping count, at once, so that other posters see an up-to-date
-                    // count; before letting the sleeper go, so it never sees its own count.
-                    counters.subSleepingThread();
-                    counted = true; // no call between the atomic step's return and this store
-                }
-                if (!letGo) {
-                    state.letGo(why);
-                    letGo = true;
-                }
-                state.unblockOwner();
-                return;
-            } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
-                retrying = true;
-            }
-        }
+        // J6: a registered sleeper is PREPARING or BLOCKED, never AWAKE. A PREPARING claim counts as a wake-up: that
+        // worker will search instead of blocking. wake() takes the count itself (J2), in the frame of its claim (E4).
+        return workers[index].wake(counters, why, blockedOnly) != WorkerSleepState.NOT_CLAIMED;
     }
 
     @Override
