@@ -14,6 +14,17 @@
  *   - The first injected job spawns a child onto the deque of the worker running it (a second internal push).
  *   - An outside thread injects INJ jobs (Registry.inject -> JecSleep.newInjectedJobs).
  *   - The counters word: jec (JEC_BITS wide: 2 gives roll-over after 4 increments, J4), inactive, sleeping.
+ *   - WorkerSleepState per worker (.../internal/sleep/WorkerSleepState.java): the state word AWAKE, PREPARING, NOTIFIED,
+ *     BLOCKED, WAKING, each access one atomic step (a volatile read, store or CAS). The sleeper: prepare() (CAS AWAKE ->
+ *     PREPARING) first, before the latch's CASes and the registration (J6); after the final check, tryBlock() (CAS
+ *     PREPARING -> BLOCKED), then "wait until the word is AWAKE" (blockUntilWoken's park loop: LockSupport's permit and
+ *     spurious returns only re-check the word, so the unpark itself is not modelled); endSequence() (volatile read, then
+ *     store AWAKE if PREPARING or NOTIFIED) on every exit. A waker (JecSleep.wakeSpecificThread, for every wake in the
+ *     model: posters, the A2/A4 cascades and hand-ons, latch sets L1): claim() as one atomic step (BLOCKED -> WAKING, or
+ *     PREPARING -> NOTIFIED, or not claimed; its loop's reads and failed CASes change nothing, so only the step that
+ *     decides is modelled); after BLOCKED -> WAKING: sleeping-- (J2), then letGo's store of AWAKE. Both claims count as
+ *     a wake. No step throws here: prepare()'s failure (settleEarlierSequence) and blockUntilWoken's take-back after a
+ *     failed block are not modelled.
  *   - Memory: sequentially consistent, except the injector's push of a job, which is a release store that may sit in
  *     its store buffer (TSO) until flushed: by the poster's fence, by its next locked instruction (CAS), or at any
  *     moment by the hardware (process Drain). This is the proof sketch's "PushJob: atomic write to J with release
@@ -22,7 +33,9 @@
  *
  * Property (checked by the Monitor with spin's timeout): whenever the whole system is blocked, no job is left in any
  * queue, the join (USER_BLOCK=2: J's wait) has completed, and its owner is not blocked on a SET latch. A lost wake-up
- * (a job posted while every worker sleeps forever, or a latch owner never woken) is such a blocked state.
+ * (a job posted while every worker sleeps forever, or a latch owner never woken) is such a blocked state. Then also
+ * (J2's bookkeeping) the sleeping count equals the number of workers left BLOCKED. Every sleep sequence starts from
+ * AWAKE (asserted at prepare()).
  *
  *   - WEAK_SEARCH=1 (default): a search's read of the injector may miss a job (an acquire read that no SC fence of the
  *     searcher orders after the poster's fence: the C++ model rayon's proof sketch is written for, and the fake
@@ -35,6 +48,25 @@
  *   FINAL_CHECK=0        remove the sleeper's final injector check (J5)        -> counter-example
  *   SLEEP_ORDER_BROKEN=1 sleeper checks the injector, THEN registers (J5 order) -> counter-example
  *   POSTER_FENCE=0       remove newInjectedJobs' fence (J5)                     -> counter-example (TSO store buffer)
+ *   WAKER_SKIPS_PREPARING=1 claim() treats PREPARING like AWAKE (not claimed): J6's window between the registration
+ *                        (or the latch's SLEEPING) and blocking is open again -> counter-example. The first one spin
+ *                        finds is L1's: worker 1 runs b and sets the join latch over SLEEPING while worker 0 is PREPARING;
+ *                        nobody claims it, it blocks on a SET latch for good. With MONITOR_JOBS_ONLY=1 (and even with
+ *                        WEAK_SEARCH=0): both workers register and pass the final check (injector empty) while
+ *                        PREPARING; the injection then finds sleeping = inactive = 2, wakes one and claims nobody; both
+ *                        block for good with the job in the injector.
+ *   PREPARE_AFTER_REGISTER=1 the sleeper moves to PREPARING only after its registration CAS (before the fence and
+ *                        the final check): a waker that saw the latch's SLEEPING or the registration may find it
+ *                        AWAKE                                                 -> counter-example, L1's as above (worker 0
+ *                        still AWAKE when the join latch is set over SLEEPING). With USER_BLOCK=1 and
+ *                        MONITOR_JOBS_ONLY=1, an internal push is lost: worker 0, waiting on its join, runs the injected
+ *                        job and pushes the child; its wake finds worker 1 registered but still AWAKE; worker 1 then
+ *                        prepares, its final check (the injector only) sees nothing, it blocks; worker 0 finds its latch
+ *                        set and blocks in user code with the child on its deque. An injected job is not lost this way
+ *                        (W=2, INJ=1, no USER_BLOCK: no job left in 1.4e7 states, either WEAK_SEARCH): its job was
+ *                        published (fence) before the failed claim, which precedes prepare() and so the final check.
+ *   MONITOR_JOBS_ONLY=1  the Monitor asserts only that no job is left in a queue (not the join, the latch owner or
+ *                        J2's count): shows a lost job where a lost latch wake-up would be found first.
  *   USER_BLOCK=1|2       worker 0 leaves a latch wait and then blocks in user code for good (a job blocked outside
  *                        Spindle: I/O, a lock, a plain CountDownLatch), so it never searches again and every job must
  *                        run on the other workers. 1: after its join, whose latch worker 1 sets (b stolen and run).
@@ -97,6 +129,15 @@
 #ifndef WEAK_SEARCH
 #define WEAK_SEARCH 1
 #endif
+#ifndef WAKER_SKIPS_PREPARING
+#define WAKER_SKIPS_PREPARING 0
+#endif
+#ifndef PREPARE_AFTER_REGISTER
+#define PREPARE_AFTER_REGISTER 0
+#endif
+#ifndef MONITOR_JOBS_ONLY
+#define MONITOR_JOBS_ONLY 0
+#endif
 
 #define JEC_MOD (1 << JEC_BITS)
 #define NO_SNAPSHOT 255
@@ -116,7 +157,6 @@
 #define SET 3
 #define JOIN W                /* latch index of the join latch; latches 0..W-1 are the workers' terminate latches */
 #define EXT (W + 1)           /* USER_BLOCK=2: the latch of job J's wait for an outside event (owner: worker 0) */
-#define FREE 255
 #define SRC_INJECTOR W        /* IdleState.FOUND_IN_INJECTOR; 0..W-1: the deque the job came from */
 
 /* --- JecCounters: one word (JecCounters.word) --- */
@@ -134,9 +174,19 @@ byte dq[W * CAP];             /* ChaseLevDeque per worker: slots */
 byte dqTop[W];
 byte dqBot[W];
 
+/* WorkerSleepState.state values (AWAKE .. WAKING) */
+#define AWAKE 0
+#define PREPARING 1
+#define NOTIFIED 2
+#define BLOCKED 3
+#define WAKING 4
+/* WorkerSleepState.claim() outcomes */
+#define NOT_CLAIMED 0
+#define CLAIMED_PREPARING 1
+#define CLAIMED_BLOCKED 2
+
 /* --- WorkerSleepState per worker, CoreLatch per latch --- */
-byte lockOwner[W];            /* WorkerSleepState.lock */
-bool isBlocked[W];            /* WorkerSleepState.isBlocked */
+byte st[W];                   /* WorkerSleepState.state (volatile; 0 = AWAKE) */
 byte latchSt[W + 2];
 
 bool joinDone;
@@ -153,30 +203,40 @@ inline flushPosterStore() {   /* the store buffer drains: the job becomes visibl
   }
 }
 
-/* WorkerSleepState.lock.lock()/unlock() */
-inline lock(i) { atomic { lockOwner[i] == FREE -> lockOwner[i] = me } }
-inline unlock(i) { lockOwner[i] = FREE }
-
-/* JecSleep.wakeSpecificThread(index): lock, if isBlocked clear it and signal, and (J2) the waker decrements
- * sleeping, under the lock; unlock. */
-inline wakeSpecificThread(i, woke) {
-  atomic {                  /* lock (wait until free), test-and-clear, unlock: nothing else can act in between */
-    lockOwner[i] == FREE;
+/* JecSleep.wakeSpecificThread(index): WorkerSleepState.claim(), then for a claim from BLOCKED finishWake. Returns the
+ * claim in c (NOT_CLAIMED, CLAIMED_PREPARING, CLAIMED_BLOCKED); both claims count as a wake.
+ * J6: a waker that saw a registration (or a latch's SLEEPING, L1) finds that sleeper PREPARING or BLOCKED, never
+ * AWAKE: prepare() came before both. claim() is one atomic step: its loop's volatile reads and failed CASes change
+ * nothing shared, so the step that decides (the read that returns NOT_CLAIMED, or the CAS that succeeds) is all that
+ * other threads can observe. */
+inline wakeSpecificThread(i, c) {
+  atomic {
     if
-    :: isBlocked[i] -> isBlocked[i] = false; sleeping--; woke = true
-    :: else -> woke = false
+    :: st[i] == BLOCKED -> st[i] = WAKING; c = CLAIMED_BLOCKED       /* CAS BLOCKED -> WAKING: this waker owns the wake */
+#if WAKER_SKIPS_PREPARING
+    /* (variant: PREPARING is treated like AWAKE: not claimed) */
+#else
+    :: st[i] == PREPARING -> st[i] = NOTIFIED; c = CLAIMED_PREPARING /* CAS PREPARING -> NOTIFIED: it will not block */
+#endif
+    :: else -> c = NOT_CLAIMED                                     /* AWAKE, NOTIFIED, WAKING */
     fi
-  }
+  };
+  if
+  :: c == CLAIMED_BLOCKED ->                                       /* finishWake */
+     sleeping--;                   /* J2: the waker takes the sleeping count, before letting the sleeper go */
+     st[i] = AWAKE                 /* letGo: volatile store; then unblockOwner (unpark), not modelled (see header) */
+  :: else -> skip                  /* a PREPARING claim: the count stays the sleeper's (J2's exception) */
+  fi
 }
 
 /* JecSleep.wakeAnyThreads(numToWake): workers 0..W-1 in order until numToWake were woken */
 inline wakeAnyThreads(n) {
   k = 0;
   do
-  :: n > 0 && k < W -> wakeSpecificThread(k, woke); if :: woke -> n-- :: else -> skip fi; k++
+  :: n > 0 && k < W -> wakeSpecificThread(k, woke); if :: woke != NOT_CLAIMED -> n-- :: else -> skip fi; k++
   :: else -> break
   od;
-  atomic { k = 0; n = 0; woke = false }
+  atomic { k = 0; n = 0; woke = NOT_CLAIMED }
 }
 
 /* JecSleep.newJobs(numJobs = 1, queueWasEmpty) for an internal push (newInternalJobs): J1 "turn the JEC odd"
@@ -204,14 +264,15 @@ inline newJobs(wasEmpty) {
 }
 
 /* CoreLatch.set (WorkerLatch.set): swap SET; SLEEPING before -> LatchOwner.wakeLatchOwner -> JecSleep.
- * notifyWorkerLatchIsSet(owner) -> wakeSpecificThread(owner) (L1: only the owner) */
+ * notifyWorkerLatchIsSet(owner) -> wakeSpecificThread(owner) (L1: only the owner; J6: an owner whose latch was SLEEPING
+ * is PREPARING or BLOCKED, or has ended its sequence and will see SET) */
 inline setLatch(L, owner) {
   atomic { old = latchSt[L]; latchSt[L] = SET }
   if
   :: old == SLEEPING -> wakeSpecificThread(owner, woke)
   :: else -> skip
   fi;
-  atomic { old = 0; woke = false }
+  atomic { old = 0; woke = NOT_CLAIMED }
 }
 
 /* WorkerThread.push(job) = deque.push + JecSleep.newInternalJobs(me, 1, queueWasEmpty): no fence (J5) */
@@ -275,18 +336,39 @@ inline findWork(job) {
   }
 }
 
-/* JecSleep.sleep(idle, latch): called from noWorkFound at round ROUNDS_UNTIL_SLEEPING */
+/* WorkerSleepState.prepare(): CAS AWAKE -> PREPARING. Nothing here throws, so every sequence ends AWAKE (endSequence,
+ * or a waker's letGo) and the CAS succeeds: asserted (settleEarlierSequence is not reached in this model). */
+inline prepare() {
+  atomic { assert(st[me] == AWAKE); st[me] = PREPARING }
+}
+
+/* WorkerSleepState.endSequence(), in sleep's finally: a volatile read, then (PREPARING or NOTIFIED) a volatile store
+ * of AWAKE: two steps, so a waker's PREPARING -> NOTIFIED claim may fall between them and be overwritten (the owner is
+ * awake and searches again, which is all that claim asked). BLOCKED/WAKING are not left here in this model. */
+inline endSequence() {
+  atomic { ok = (st[me] == PREPARING || st[me] == NOTIFIED) };
+  if
+  :: ok -> atomic { st[me] = AWAKE; ok = false }
+  :: else -> skip
+  fi
+}
+
+/* JecSleep.sleep(idle, latch): called from noWorkFound at round ROUNDS_UNTIL_SLEEPING. Its finally is, in order: undo
+ * our own count if still ours (J2's exception), endSequence(), latch.wakeUp() (L1). */
 inline sleepStep(L) {
+#if !PREPARE_AFTER_REGISTER
+  prepare();                                               /* J6: PREPARING before the latch's SLEEPING and our count */
+#endif
   /* L1: latch.getSleepy(): CAS UNSET -> SLEEPY */
   atomic { if :: latchSt[L] == UNSET -> latchSt[L] = SLEEPY; ok = true :: else -> ok = false fi };
   if
-  :: !ok -> skip                                           /* set: the caller's probe sees it */
+  :: !ok -> endSequence()                                  /* set: return (the caller's probe sees it); finally */
   :: ok ->
-     lock(me);                                             /* state.lock.lock() (J6) */
      /* latch.fallAsleep(): CAS SLEEPY -> SLEEPING */
      atomic { if :: latchSt[L] == SLEEPY -> latchSt[L] = SLEEPING; ok = true :: else -> ok = false fi };
      if
-     :: !ok -> unlock(me); rounds = 0                      /* set meanwhile: idle.wakeFully(); return */
+     :: !ok -> rounds = 0; endSequence()                   /* set meanwhile: idle.wakeFully(); return; finally (the
+                                                            * latch is SET: wakeUp leaves it) */
      :: ok ->
         gaveUp = false;
 #if SLEEP_ORDER_BROKEN
@@ -318,26 +400,37 @@ inline sleepStep(L) {
         od;
         atomic { wj = 0; wi = 0; ws = 0; ok = false };
         if
-        :: gaveUp ->                                       /* idle.wakePartly; latch.wakeUp(); unlock (finally) */
-           atomic { if :: latchSt[L] == SLEEPING -> latchSt[L] = UNSET :: else -> skip fi };
-           unlock(me); rounds = 0; snap = NO_SNAPSHOT
+        :: gaveUp ->                                       /* idle.wakePartly; return; finally: */
+           rounds = 0; snap = NO_SNAPSHOT;
+           endSequence();
+           atomic { if :: latchSt[L] == SLEEPING -> latchSt[L] = UNSET :: else -> skip fi }   /* latch.wakeUp() */
         :: else ->
+           /* registered: the count is ours until tryBlock succeeds (J2) */
+#if PREPARE_AFTER_REGISTER
+           prepare();                                      /* (variant: PREPARING only after the registration CAS) */
+#endif
            /* VarHandle.fullFence() (J5 SleepFence): on this TSO model the sleeper has nothing buffered, its CAS
             * above was a locked instruction */
 #if FINAL_CHECK && !SLEEP_ORDER_BROKEN
            if
-           :: injector > 0 -> sleeping--; unlock(me)       /* J5 final check saw a job: J2's exception, undo */
+           :: injector > 0 -> sleeping--                   /* J5 final check saw a job: return; finally: J2's
+                                                            * exception, we undo our own count */
            :: else ->
 #else
            if
            :: true ->                                      /* (variant: no final check here) */
 #endif
-              /* WorkerSleepState.blockUntilWoken: isBlocked = true; the await releases the lock atomically (J6) */
-              atomic { isBlocked[me] = true; lockOwner[me] = FREE };
-              !isBlocked[me];                              /* until a waker clears it (and decremented sleeping) */
-              lock(me); unlock(me)                         /* await re-takes the lock; finally unlocks */
+              /* WorkerSleepState.tryBlock(): CAS PREPARING -> BLOCKED (J6) */
+              atomic { if :: st[me] == PREPARING -> st[me] = BLOCKED; ok = true :: else -> ok = false fi };
+              if
+              :: ok ->                                     /* J2: from BLOCKED on, the count is the claiming waker's */
+                 st[me] == AWAKE                           /* blockUntilWoken: park until a waker's letGo (J6) */
+              :: else -> sleeping--                        /* NOTIFIED: a waker claimed us while PREPARING (J6); we
+                                                            * will not block, the count stayed ours: finally undoes it */
+              fi
            fi;
            rounds = 0;                                     /* idle.wakeFully() */
+           endSequence();
            atomic { if :: latchSt[L] == SLEEPING -> latchSt[L] = UNSET :: else -> skip fi }  /* latch.wakeUp() */
         fi
      fi
@@ -444,8 +537,8 @@ inline waitUntil(L) {
 }
 
 proctype Worker(byte me) {
-  byte job, rounds, snap, wj, wi, ws, awake, n, k, old, src;
-  bool ok, woke, wasEmpty, gaveUp, leave, more;
+  byte job, rounds, snap, wj, wi, ws, awake, n, k, old, src, woke;
+  bool ok, wasEmpty, gaveUp, leave, more;
   if
   :: me == 0 ->
 #if USER_BLOCK == 2
@@ -480,9 +573,8 @@ proctype Worker(byte me) {
 /* Registry.inject(job): queueWasEmpty, injector.add (a release store: buffered), then newInjectedJobs:
  * fence (J5 PushFence), newJobs. */
 proctype Injector() {
-  byte i, ws, wi, awake, n, k, me;
-  bool woke, wasEmpty;
-  me = W;                                                  /* only used as lock owner id */
+  byte i, ws, wi, awake, n, k, woke;
+  bool wasEmpty;
   i = 0;
   do
   :: i < INJ ->
@@ -523,8 +615,7 @@ proctype Injector() {
 /* USER_BLOCK=2: an outside thread completes the future J waits for: WorkerLatch.set of EXT (wakes worker 0 if it
  * sleeps on it, L1), at any moment relative to the injections */
 proctype Setter() {
-  byte old;
-  bool woke;
+  byte old, woke;
   setLatch(EXT, 0)
 }
 #endif
@@ -538,7 +629,7 @@ end: do
 
 /* timeout: nothing else can move. Then every job must have run and no latch owner may be stuck. */
 active proctype Monitor() {
-  byte k;
+  byte k, n;
   timeout ->
   assert(injector == 0 && !injBuffered);
   k = 0;
@@ -546,23 +637,26 @@ active proctype Monitor() {
   :: k < W -> assert(dqTop[k] == dqBot[k]); k++
   :: else -> break
   od;
+#if !MONITOR_JOBS_ONLY
 #if USER_BLOCK == 2
   assert(extDone);                                         /* worker 0 not left asleep on its SET latch EXT */
-  assert(executed == INJ + 1)                              /* the injected jobs, the child */
+  assert(executed == INJ + 1);                             /* the injected jobs, the child */
 #else
   assert(joinDone);
-  assert(executed == INJ + 2)                              /* b, the injected jobs, the child */
+  assert(executed == INJ + 2);                             /* b, the injected jobs, the child */
+#endif
+  k = 0; n = 0;                                            /* J2: each BLOCKED worker's count, and only those, remain */
+  do
+  :: k < W -> if :: st[k] == BLOCKED -> n++ :: else -> assert(st[k] == AWAKE) fi; k++
+  :: else -> break
+  od;
+  assert(sleeping == n)
 #endif
 }
 
 init {
   byte i;
   atomic {
-    i = 0;
-    do
-    :: i < W -> lockOwner[i] = FREE; i++
-    :: else -> break
-    od;
     jec = 1;                                               /* any start value; odd: "active" */
     i = 0;
     do
