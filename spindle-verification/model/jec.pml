@@ -16,15 +16,18 @@
  *   - The counters word: jec (JEC_BITS wide: 2 gives roll-over after 4 increments, J4), inactive, sleeping.
  *   - WorkerSleepState per worker (.../internal/sleep/WorkerSleepState.java): the state word AWAKE, PREPARING, NOTIFIED,
  *     BLOCKED, WAKING, each access one atomic step (a volatile read, store or CAS). The sleeper: prepare() (CAS AWAKE ->
- *     PREPARING) first, before the latch's CASes and the registration (J6); after the final check, tryBlock() (CAS
- *     PREPARING -> BLOCKED), then "wait until the word is AWAKE" (blockUntilWoken's park loop: LockSupport's permit and
- *     spurious returns only re-check the word, so the unpark itself is not modelled); endSequence() (volatile read, then
- *     store AWAKE if PREPARING or NOTIFIED) on every exit. A waker (JecSleep.wakeSpecificThread, for every wake in the
- *     model: posters, the A2/A4 cascades and hand-ons, latch sets L1): claim() as one atomic step (BLOCKED -> WAKING, or
- *     PREPARING -> NOTIFIED, or not claimed; its loop's reads and failed CASes change nothing, so only the step that
- *     decides is modelled); after BLOCKED -> WAKING: sleeping-- (J2), then letGo's store of AWAKE. Both claims count as
- *     a wake. No step throws here: prepare()'s failure (settleEarlierSequence) and blockUntilWoken's take-back after a
- *     failed block are not modelled.
+ *     PREPARING) first, before the latch's CASes and the registration (J6); after the final check, blockIfUnclaimed()
+ *     (CAS PREPARING -> BLOCKED), then "wait until the word is AWAKE" (its park loop: LockSupport's permit and
+ *     spurious returns only re-check the word, so the unpark itself is not modelled); on every exit, as the finally
+ *     does: endSequence() (CAS PREPARING -> AWAKE, else NOTIFIED -> AWAKE), latch.wakeUp(), then the undo of its own
+ *     count if it still owns it (ownsCount: set by the registration CAS, cleared with the CAS to BLOCKED). A waker
+ *     (JecSleep.wakeSpecificThread, for every wake in the model: posters, the A2/A4 cascades and hand-ons, latch sets
+ *     L1): WorkerSleepState.wake()'s claim as one atomic step (BLOCKED -> WAKING, or PREPARING -> NOTIFIED, or not
+ *     claimed; its loop's reads and failed CASes change nothing, so only the step that decides is modelled); after
+ *     BLOCKED -> WAKING: sleeping-- (J2), then the store of AWAKE. Both claims count as a wake. wakeAnyThreads claims
+ *     BLOCKED workers in a first pass and PREPARING ones in a second. No step throws here: prepare()'s failure
+ *     (settleEarlierSequence), a waker's undo of its claim when its decrement throws, and the owner's take-back after
+ *     a failed block are not modelled (Errors are the unit tests' and ErrorSafetyTest's).
  *   - Memory: sequentially consistent, except the injector's push of a job, which is a release store that may sit in
  *     its store buffer (TSO) until flushed: by the poster's fence, by its next locked instruction (CAS), or at any
  *     moment by the hardware (process Drain). This is the proof sketch's "PushJob: atomic write to J with release
@@ -203,37 +206,43 @@ inline flushPosterStore() {   /* the store buffer drains: the job becomes visibl
   }
 }
 
-/* JecSleep.wakeSpecificThread(index): WorkerSleepState.claim(), then for a claim from BLOCKED finishWake. Returns the
+/* JecSleep.wakeSpecificThread(index): WorkerSleepState.wake(): the claim, then for a claim from BLOCKED the rest. Returns the
  * claim in c (NOT_CLAIMED, CLAIMED_PREPARING, CLAIMED_BLOCKED); both claims count as a wake.
  * J6: a waker that saw a registration (or a latch's SLEEPING, L1) finds that sleeper PREPARING or BLOCKED, never
  * AWAKE: prepare() came before both. claim() is one atomic step: its loop's volatile reads and failed CASes change
  * nothing shared, so the step that decides (the read that returns NOT_CLAIMED, or the CAS that succeeds) is all that
  * other threads can observe. */
-inline wakeSpecificThread(i, c) {
+inline wakeSpecificThread(i, c, blockedOnly) {
   atomic {
     if
     :: st[i] == BLOCKED -> st[i] = WAKING; c = CLAIMED_BLOCKED       /* CAS BLOCKED -> WAKING: this waker owns the wake */
 #if WAKER_SKIPS_PREPARING
     /* (variant: PREPARING is treated like AWAKE: not claimed) */
 #else
-    :: st[i] == PREPARING -> st[i] = NOTIFIED; c = CLAIMED_PREPARING /* CAS PREPARING -> NOTIFIED: it will not block */
+    :: st[i] == PREPARING && !blockedOnly -> st[i] = NOTIFIED; c = CLAIMED_PREPARING /* CAS PREPARING -> NOTIFIED */
 #endif
-    :: else -> c = NOT_CLAIMED                                     /* AWAKE, NOTIFIED, WAKING */
+    :: else -> c = NOT_CLAIMED                                     /* AWAKE, NOTIFIED, WAKING (or PREPARING, 1st pass) */
     fi
   };
   if
-  :: c == CLAIMED_BLOCKED ->                                       /* finishWake */
+  :: c == CLAIMED_BLOCKED ->
      sleeping--;                   /* J2: the waker takes the sleeping count, before letting the sleeper go */
-     st[i] = AWAKE                 /* letGo: volatile store; then unblockOwner (unpark), not modelled (see header) */
+     st[i] = AWAKE                 /* volatile store; then the unpark, not modelled (see header) */
   :: else -> skip                  /* a PREPARING claim: the count stays the sleeper's (J2's exception) */
   fi
 }
 
-/* JecSleep.wakeAnyThreads(numToWake): workers 0..W-1 in order until numToWake were woken */
+/* JecSleep.wakeAnyThreads(numToWake): workers 0..W-1 in order until numToWake were woken, claiming only BLOCKED
+ * workers in a first pass and PREPARING ones too in a second (a PREPARING worker may not be registered yet) */
 inline wakeAnyThreads(n) {
   k = 0;
   do
-  :: n > 0 && k < W -> wakeSpecificThread(k, woke); if :: woke != NOT_CLAIMED -> n-- :: else -> skip fi; k++
+  :: n > 0 && k < W -> wakeSpecificThread(k, woke, true); if :: woke != NOT_CLAIMED -> n-- :: else -> skip fi; k++
+  :: else -> break
+  od;
+  k = 0;
+  do
+  :: n > 0 && k < W -> wakeSpecificThread(k, woke, false); if :: woke != NOT_CLAIMED -> n-- :: else -> skip fi; k++
   :: else -> break
   od;
   atomic { k = 0; n = 0; woke = NOT_CLAIMED }
@@ -269,7 +278,7 @@ inline newJobs(wasEmpty) {
 inline setLatch(L, owner) {
   atomic { old = latchSt[L]; latchSt[L] = SET }
   if
-  :: old == SLEEPING -> wakeSpecificThread(owner, woke)
+  :: old == SLEEPING -> wakeSpecificThread(owner, woke, false)
   :: else -> skip
   fi;
   atomic { old = 0; woke = NOT_CLAIMED }
@@ -337,18 +346,32 @@ inline findWork(job) {
 }
 
 /* WorkerSleepState.prepare(): CAS AWAKE -> PREPARING. Nothing here throws, so every sequence ends AWAKE (endSequence,
- * or a waker's letGo) and the CAS succeeds: asserted (settleEarlierSequence is not reached in this model). */
+ * or a waker's store of AWAKE) and the CAS succeeds: asserted (settleEarlierSequence is not reached in this model). */
 inline prepare() {
   atomic { assert(st[me] == AWAKE); st[me] = PREPARING }
 }
 
-/* WorkerSleepState.endSequence(), in sleep's finally: a volatile read, then (PREPARING or NOTIFIED) a volatile store
- * of AWAKE: two steps, so a waker's PREPARING -> NOTIFIED claim may fall between them and be overwritten (the owner is
- * awake and searches again, which is all that claim asked). BLOCKED/WAKING are not left here in this model. */
+/* WorkerSleepState.endSequence(), in sleep's finally: CAS PREPARING -> AWAKE; if that failed and the word is
+ * NOTIFIED (a waker's claim, which only the owner leaves), a volatile store of AWAKE. BLOCKED/WAKING are not left
+ * here in this model (only an Error leaves them, and errors are not modelled). */
 inline endSequence() {
-  atomic { ok = (st[me] == PREPARING || st[me] == NOTIFIED) };
+  atomic {
+    if
+    :: st[me] == PREPARING -> st[me] = AWAKE; ok = false
+    :: else -> ok = (st[me] == NOTIFIED)
+    fi
+  };
   if
   :: ok -> atomic { st[me] = AWAKE; ok = false }
+  :: else -> skip
+  fi
+}
+
+/* The end of sleep's finally, after endSequence() and latch.wakeUp(): JecSleep.undoOwnCount (J2's exceptions: the
+ * final check found a job, or a claim while PREPARING), remembered in ownsCount. */
+inline undoOwnCount() {
+  if
+  :: own -> atomic { sleeping--; own = false }
   :: else -> skip
   fi
 }
@@ -391,7 +414,7 @@ inline sleepStep(L) {
            :: else ->
               atomic {                                     /* counters.tryAddSleepingThread(word): one CAS (J1) */
                 if
-                :: jec == wj && inactive == wi && sleeping == ws -> sleeping++; ok = true
+                :: jec == wj && inactive == wi && sleeping == ws -> sleeping++; ok = true; own = true /* ownsCount */
                 :: else -> ok = false
                 fi
               };
@@ -405,7 +428,7 @@ inline sleepStep(L) {
            endSequence();
            atomic { if :: latchSt[L] == SLEEPING -> latchSt[L] = UNSET :: else -> skip fi }   /* latch.wakeUp() */
         :: else ->
-           /* registered: the count is ours until tryBlock succeeds (J2) */
+           /* registered: the count is ours until the CAS to BLOCKED succeeds (J2) */
 #if PREPARE_AFTER_REGISTER
            prepare();                                      /* (variant: PREPARING only after the registration CAS) */
 #endif
@@ -413,25 +436,27 @@ inline sleepStep(L) {
             * above was a locked instruction */
 #if FINAL_CHECK && !SLEEP_ORDER_BROKEN
            if
-           :: injector > 0 -> sleeping--                   /* J5 final check saw a job: return; finally: J2's
-                                                            * exception, we undo our own count */
+           :: injector > 0 -> skip                         /* J5 final check saw a job: return; the finally undoes our
+                                                            * own count (J2's exception: undoOwnCount below) */
            :: else ->
 #else
            if
            :: true ->                                      /* (variant: no final check here) */
 #endif
-              /* WorkerSleepState.tryBlock(): CAS PREPARING -> BLOCKED (J6) */
-              atomic { if :: st[me] == PREPARING -> st[me] = BLOCKED; ok = true :: else -> ok = false fi };
+              /* WorkerSleepState.blockIfUnclaimed(): CAS PREPARING -> BLOCKED (J6), clearing ownsCount (no call
+               * between them in the code) */
+              atomic { if :: st[me] == PREPARING -> st[me] = BLOCKED; own = false; ok = true :: else -> ok = false fi };
               if
               :: ok ->                                     /* J2: from BLOCKED on, the count is the claiming waker's */
-                 st[me] == AWAKE                           /* blockUntilWoken: park until a waker's letGo (J6) */
-              :: else -> sleeping--                        /* NOTIFIED: a waker claimed us while PREPARING (J6); we
-                                                            * will not block, the count stayed ours: finally undoes it */
+                 st[me] == AWAKE                           /* park until the claiming waker lets us go (J6) */
+              :: else -> skip                              /* NOTIFIED: a waker claimed us while PREPARING (J6); we
+                                                            * will not block, the count stayed ours (undone below) */
               fi
            fi;
            rounds = 0;                                     /* idle.wakeFully() */
            endSequence();
-           atomic { if :: latchSt[L] == SLEEPING -> latchSt[L] = UNSET :: else -> skip fi }  /* latch.wakeUp() */
+           atomic { if :: latchSt[L] == SLEEPING -> latchSt[L] = UNSET :: else -> skip fi };  /* latch.wakeUp() */
+           undoOwnCount()
         fi
      fi
   fi
@@ -538,7 +563,7 @@ inline waitUntil(L) {
 
 proctype Worker(byte me) {
   byte job, rounds, snap, wj, wi, ws, awake, n, k, old, src, woke;
-  bool ok, wasEmpty, gaveUp, leave, more;
+  bool ok, wasEmpty, gaveUp, leave, more, own;
   if
   :: me == 0 ->
 #if USER_BLOCK == 2
