@@ -14,9 +14,10 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * {@link WorkerSleepState} alone: two wakers claim an owner that is PREPARING (J6; {@link WorkerSleepStateRig}). The
  * owner registered when the state was built and does not run during the race; the arbiter then plays its remaining
- * steps (tryBlock, which must fail; undo its own count; endSequence). Exactly one claim may succeed: a wake counts once
- * (a second claim would make {@code wakeAnyThreads} count two wake-ups for one worker). Forbidden: two claims, none
- * (the owner would then block with nobody to wake it: it stays BLOCKED and counted), or not AWAKE at the end.
+ * steps (blockIfUnclaimed, which must return NOT_BLOCKED; endSequence; undo its own count). Exactly one claim may
+ * succeed: a wake counts once (a second claim would make {@code wakeAnyThreads} count two wake-ups for one worker).
+ * Forbidden: two claims, none (the owner would then block with nobody to wake it: the arbiter makes only the CAS to
+ * BLOCKED, and the word stays BLOCKED and counted), or not AWAKE at the end.
  *
  * <p>r1, r2: each waker's claim (0 nothing to claim, 1 claimed PREPARING); r3: the sleeping count at the end; r4: the
  * state word at the end (0 AWAKE, 3 BLOCKED).

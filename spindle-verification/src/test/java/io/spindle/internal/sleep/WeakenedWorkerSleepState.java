@@ -1,15 +1,16 @@
 package io.spindle.internal.sleep;
 
 import io.spindle.internal.event.WakeReason;
+import io.spindle.internal.job.Failures;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * TEST ONLY, NEVER IN THE LIBRARY: a copy of {@link WorkerSleepState} whose {@link #claim()} is weakened: a volatile
- * read of the word followed by a volatile store of the claimed state, instead of a CAS. Two wakers can then both claim
- * the owner (both take the sleeping count: J2 broken), and a waker that read PREPARING can overwrite the owner's
- * BLOCKED with NOTIFIED, stranding it blocked with nobody to wake it (J6 broken). Everything else is as in
+ * TEST ONLY, NEVER IN THE LIBRARY: a copy of {@link WorkerSleepState} whose claim, in {@link #wake}, is weakened: a
+ * volatile read of the word followed by a volatile store of the claimed state, instead of a CAS. Two wakers can then
+ * both claim the owner (both take the sleeping count: J2 broken), and a waker that read PREPARING can overwrite the
+ * owner's BLOCKED with NOTIFIED, stranding it blocked with nobody to wake it (J6 broken). Everything else is as in
  * WorkerSleepState (its constants have the same values). For {@code WeakenedWorkerSleepState*Test}, which must fail.
  */
 final class WeakenedWorkerSleepState {
@@ -32,6 +33,9 @@ final class WeakenedWorkerSleepState {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        // Link the failure path's pause now: a call site's first execution resolves it, which with the stack exhausted
+        // would itself throw (see Failures.pauseAfterRuntimeFailure).
+        Failures.pauseAfterRuntimeFailure(0);
     }
 
     @SuppressWarnings("unused")
@@ -46,6 +50,12 @@ final class WeakenedWorkerSleepState {
      */
     WakeReason wokenFor;
     Thread wokenBy;
+    /**
+     * Owner only: the sleeping count is the owner's to undo (J2's exceptions). Set right after the registration CAS or
+     * a take-back CAS, cleared right after the CAS to BLOCKED or after the undo, each with no call in between; so a
+     * sleep that threw before its undo leaves it set, and the next sleep undoes the count first.
+     */
+    boolean ownsCount;
     /** The owner's sleep statistics (their own padding keeps the owner's counting off a waker's line). */
     final SleepCounts counts = new SleepCounts();
     @SuppressWarnings("unused")
@@ -57,7 +67,8 @@ final class WeakenedWorkerSleepState {
      * Owner, first step of a sleep sequence, before anything a waker could act on (the latch's SLEEPING, the sleeping
      * count): from here a waker that saw either finds this worker PREPARING or BLOCKED, never AWAKE (J6).
      *
-     * @return false if an earlier sequence whose blocking step threw left this worker BLOCKED or WAKING: call
+     * @return false if an earlier sequence that threw left the word behind (BLOCKED or WAKING after a failed block;
+     *         PREPARING or NOTIFIED after a step that threw before its {@code finally} could end the sequence): call
      *         {@link #settleEarlierSequence()} and search again instead of sleeping
      */
     boolean prepare() {
@@ -68,66 +79,74 @@ final class WeakenedWorkerSleepState {
     }
 
     /**
-     * Owner, when {@link #prepare()} failed: waits out a waker that is finishing, or takes BLOCKED back itself.
-     *
-     * @return true if the owner took BLOCKED back, so the earlier registration's sleeping count is its to undo
+     * Owner, when {@link #prepare()} failed: ends the sequence an earlier failure left behind. PREPARING and NOTIFIED
+     * are the owner's own to leave; BLOCKED it takes back unless a waker claims it first (then {@link #ownsCount} is
+     * set: the count is the owner's to undo); WAKING it waits out (the waker is between two of its steps).
      */
-    boolean settleEarlierSequence() {
+    void settleEarlierSequence() {
         while (true) {
             int s = state; // volatile read
             if (s == AWAKE) {
-                return false; // a waker took the count and let us go
+                return; // a waker took the count and let us go
+            }
+            if (s == PREPARING || s == NOTIFIED) {
+                state = AWAKE; // volatile store: only the owner leaves these (a concurrent claim is overwritten)
+                return;
             }
             if (s == BLOCKED && STATE.compareAndSet(this, BLOCKED, AWAKE)) {
-                return true;
+                ownsCount = true; // no call since the CAS
+                return;
             }
-            Thread.onSpinWait(); // WAKING: the waker is between two of its steps
+            Thread.onSpinWait(); // WAKING
         }
     }
 
-    /**
-     * Owner, registered and past the final check (J5): PREPARING to BLOCKED, after which the sleeping count is a
-     * waker's to take (J2). No call after the CAS: the caller learns from the return alone whose the count is.
-     *
-     * @return false if a waker claimed this worker meanwhile (NOTIFIED): do not block, keep the count
-     */
-    boolean tryBlock() {
-        return STATE.compareAndSet(this, PREPARING, BLOCKED); // volatile CAS (J6)
-    }
+    /** {@link #blockIfUnclaimed()}: a waker claimed the owner while it was PREPARING; it did not block. */
+    static final int NOT_BLOCKED = 0;
+    /** {@link #blockIfUnclaimed()}: the owner blocked and a waker woke it (the waker took the count). */
+    static final int WOKEN = 1;
+    /** {@link #blockIfUnclaimed()}: blocking threw and the owner took BLOCKED back ({@link #ownsCount} is set). */
+    static final int TOOK_BACK = 2;
 
     /**
-     * Owner, having moved to BLOCKED: blocks until a waker has finished waking it (AWAKE). Spurious returns, and the
-     * returns of an interrupted thread, re-check; the interrupt status is kept for the caller. If blocking throws (a
-     * stack overflow entering the park), the owner takes its registration back when no waker has claimed it yet, or
-     * waits out the waker that has.
+     * Owner, registered and past the final check (J5): PREPARING to BLOCKED, after which the count is a waker's to
+     * take (J2), then blocks until a waker has let it go (AWAKE). The CAS and the block are in one frame, so no call
+     * separates the hand-over from the try that takes it back if blocking throws. Spurious returns, and the returns of
+     * an interrupted thread, re-check; the interrupt status is kept for the caller.
      *
-     * @return true if woken by a waker (it took the count); false if the owner took BLOCKED back itself after a
-     *         failure, so the sleeping count is the owner's to undo
+     * @return NOT_BLOCKED (claimed while PREPARING: the count stays the owner's), WOKEN, or TOOK_BACK
      */
-    boolean blockUntilWoken() {
+    int blockIfUnclaimed() {
         boolean interrupted = false;
         boolean failed = false;
         boolean counted = false;
         try {
+            if (!STATE.compareAndSet(this, PREPARING, BLOCKED)) { // volatile CAS (J6)
+                return NOT_BLOCKED; // NOTIFIED: the count stays ours (ownsCount)
+            }
+            ownsCount = false; // J2: from BLOCKED on the count is the claiming waker's; no call since the CAS
             while (true) {
                 try {
                     int s = state; // volatile read: AWAKE is the waker's release of wokenFor/wokenBy
                     if (s == AWAKE) {
-                        if (!failed) {
-                            counts.countWakeup();
+                        if (!counted) {
+                            counted = true; // a waker that finished before our first look: it was still a sleep
+                            counts.countSleep();
                         }
-                        return true;
+                        counts.countWakeup();
+                        return WOKEN;
                     }
                     if (failed) {
                         if (s == BLOCKED && STATE.compareAndSet(this, BLOCKED, AWAKE)) {
-                            return false; // a step threw and no waker has us: the count is ours again (J2's exception)
+                            ownsCount = true; // a step threw and no waker has us: the count is ours again; no call
+                            return TOOK_BACK;
                         }
                         Thread.onSpinWait(); // WAKING: the waker is between two of its steps
                         continue;
                     }
                     if (!counted) {
-                        counts.countSleep(); // only a worker that reached BLOCKED slept (a claimed PREPARING did not)
                         counted = true;
+                        counts.countSleep(); // only a worker that reached BLOCKED slept (a claimed PREPARING did not)
                     }
                     // BLOCKED: wait for a waker. WAKING: the waker unblocks us after its store of AWAKE, so blocking is
                     // safe and costs no spinning while the waker is descheduled (this box has 2 cores).
@@ -148,58 +167,79 @@ final class WeakenedWorkerSleepState {
 
     /**
      * Owner, leaving a sleep sequence: from PREPARING or NOTIFIED (it did not block) back to AWAKE. A claim that came
-     * meanwhile needs nothing more: the owner is awake and searches again, which is all the claim asked. BLOCKED and
-     * WAKING are left alone: only a step that threw leaves them here, and the next {@link #prepare()} settles them.
+     * meanwhile needs nothing more: the owner is awake and searches again, which is all the claim asked; reading
+     * NOTIFIED (the CAS's failure) orders the claiming poster's work before that search. BLOCKED and WAKING are left
+     * alone: only a block that threw leaves them here, and the next {@link #prepare()} settles them.
      */
     void endSequence() {
-        int s = state; // volatile read
-        if (s == PREPARING || s == NOTIFIED) {
-            state = AWAKE; // volatile store; only the owner leaves these two (a waker's PREPARING claim is overwritten)
+        if (!STATE.compareAndSet(this, PREPARING, AWAKE) && state == NOTIFIED) { // volatile CAS, volatile read
+            state = AWAKE; // volatile store; only the owner leaves NOTIFIED
         }
     }
 
     // --- wakers -----------------------------------------------------------------------------------------------------
 
-    /** The outcome of {@link #claim()}. */
+    /** {@link #wake}: the owner was not in a sleep sequence, or another waker has it. */
     static final int NOT_CLAIMED = 0;
+    /** {@link #wake}: claimed while PREPARING: the owner will search instead of blocking, and keeps its count. */
     static final int CLAIMED_PREPARING = 1;
+    /** {@link #wake}: claimed while BLOCKED: the caller took the count and the owner was let go and unblocked. */
     static final int CLAIMED_BLOCKED = 2;
 
     /**
-     * Waker: claims the owner if it is in a sleep sequence. A claim from PREPARING (to NOTIFIED) makes the owner not
-     * block, and it keeps its own count; a claim from BLOCKED (to WAKING) makes the caller the one waker of this
-     * registration: it must take the count, then call {@link #letGo} and {@link #unblockOwner()}, retrying each until
-     * done (nobody else can finish this wake-up).
+     * Waker: claims the owner if it is in a sleep sequence, and finishes the wake-up. From BLOCKED (to WAKING) the
+     * caller is the one waker of this registration: it takes the count (J2: at once, so other posters see an
+     * up-to-date count, and before letting the owner go, so it never sees its own count), records who woke it and
+     * why, lets it go (AWAKE) and unblocks it. From PREPARING (to NOTIFIED) the owner will not block and keeps its
+     * own count.
+     *
+     * <p>All in one frame (E4): until the count is taken, a throw undoes the claim with a plain store, so the caller's
+     * retry, or any other waker, can still wake the owner; after it, no call until the store of AWAKE; only the
+     * unblock, whose calls are shallower than the count's step, is retried here until done.
+     *
+     * @param blockedOnly claim only a BLOCKED owner: a waker with several workers to choose from wakes the blocked ones
+     *                    first, because a PREPARING one may not be registered yet (it is then counted as awake and
+     *                    idle, and claiming it would leave a sleeper asleep for a post that needed it)
+     * @return NOT_CLAIMED, CLAIMED_PREPARING or CLAIMED_BLOCKED
      */
-    int claim() {
-        int s = state; // volatile read
+    int wake(SleepingCount count, WakeReason why, boolean blockedOnly) {
+        Thread waker = Thread.currentThread(); // before the claim: a throw here changes nothing
+        int s = state; // volatile read (J6): after the caller's read of the counters in their total order
         if (s == BLOCKED) {
             state = WAKING; // WEAKENED: a volatile store, not a CAS: another waker may have claimed it meanwhile
-            return CLAIMED_BLOCKED;
-        } else if (s == PREPARING) {
-            state = NOTIFIED; // WEAKENED: may overwrite the owner's BLOCKED (its tryBlock came in between)
+        } else if (s == PREPARING && !blockedOnly) {
+            state = NOTIFIED; // WEAKENED: may overwrite the owner's BLOCKED (its CAS came in between)
             return CLAIMED_PREPARING;
+        } else {
+            return NOT_CLAIMED; // AWAKE, or claimed by another waker: awake or waking either way
         }
-        return NOT_CLAIMED;
-    }
-
-    /**
-     * The waker that claimed BLOCKED, after taking the sleeping count: records who woke the owner and why, and lets it
-     * go. The owner may return, and even sleep again, from the store on: the caller's {@link #unblockOwner()} comes
-     * after it, so an owner that saw WAKING and blocked is unblocked too (a permit left for a later sleep only makes
-     * that one return spuriously and re-check). No call after the store: a caller retrying a failed step knows from
-     * this method's return that the store was made.
-     */
-    void letGo(WakeReason why) {
-        Thread waker = Thread.currentThread();
+        boolean counted = false;
+        try {
+            count.subSleepingThread(); // J2
+            counted = true; // no call between the atomic step's return and this store
+        } finally {
+            if (!counted) {
+                state = BLOCKED; // undo the claim: a volatile store, no call; the owner is still blocked and counted
+            }
+        }
         wokenFor = why; // plain: published by the volatile store below
         wokenBy = waker;
-        state = AWAKE; // volatile store: the owner's loop returns once it reads it
-    }
-
-    /** The waker that called {@link #letGo}: makes the owner's block return. */
-    void unblockOwner() {
-        blocker.unblock();
+        state = AWAKE; // volatile store: from here the owner may return and even sleep again
+        // The unblock comes after the store, so an owner that saw WAKING and blocked is unblocked too. A permit left
+        // for a later sleep only makes that one return spuriously and re-check, and so does a park in the job the
+        // owner runs next (every java.util.concurrent wait re-checks its condition after a park returns).
+        boolean retrying = false;
+        while (true) {
+            try {
+                if (retrying) {
+                    Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
+                }
+                blocker.unblock();
+                return CLAIMED_BLOCKED;
+            } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
+                retrying = true;
+            }
+        }
     }
 
     // --- diagnostics ------------------------------------------------------------------------------------------------
@@ -209,13 +249,8 @@ final class WeakenedWorkerSleepState {
         return state == BLOCKED;
     }
 
-    /** Tests: a volatile read of the word. */
+    /** The word itself, for tests that check where a sequence ended. */
     int stateWord() {
         return state;
-    }
-
-    /** Tests, the rescue of a stranded owner only: a volatile store of AWAKE, as {@link #letGo} makes. */
-    void forceAwake() {
-        state = AWAKE;
     }
 }

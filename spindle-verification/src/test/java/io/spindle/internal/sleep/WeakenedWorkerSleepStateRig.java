@@ -2,8 +2,22 @@ package io.spindle.internal.sleep;
 
 import io.spindle.internal.event.WakeReason;
 
-/** TEST ONLY: {@link WorkerSleepStateRig} on {@link WeakenedWorkerSleepState} (its claim is not a CAS). */
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/** TEST ONLY: {@link WorkerSleepStateRig} on {@link WeakenedWorkerSleepState} (its wake claims without a CAS). */
 final class WeakenedWorkerSleepStateRig extends WorkerSleepStateRig {
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.privateLookupIn(WeakenedWorkerSleepState.class, MethodHandles.lookup())
+                    .findVarHandle(WeakenedWorkerSleepState.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final WeakenedWorkerSleepState state = new WeakenedWorkerSleepState();
 
     private WeakenedWorkerSleepStateRig(int wakers) {
@@ -20,13 +34,8 @@ final class WeakenedWorkerSleepStateRig extends WorkerSleepStateRig {
     }
 
     @Override
-    protected boolean tryBlock() {
-        return state.tryBlock();
-    }
-
-    @Override
-    protected boolean blockUntilWoken() {
-        return state.blockUntilWoken();
+    protected int blockIfUnclaimed() {
+        return state.blockIfUnclaimed();
     }
 
     @Override
@@ -35,18 +44,23 @@ final class WeakenedWorkerSleepStateRig extends WorkerSleepStateRig {
     }
 
     @Override
-    protected int claim() {
-        return state.claim();
+    protected int wake(SleepingCount count, WakeReason why) {
+        return state.wake(count, why, false);
     }
 
     @Override
-    protected void letGo(WakeReason why) {
-        state.letGo(why);
+    protected boolean ownsCount() {
+        return state.ownsCount;
     }
 
     @Override
-    protected void unblockOwner() {
-        state.unblockOwner();
+    protected void ownsCount(boolean owns) {
+        state.ownsCount = owns;
+    }
+
+    @Override
+    protected boolean ownerSlept() {
+        return state.counts.sleeps() > 0;
     }
 
     @Override
@@ -55,7 +69,12 @@ final class WeakenedWorkerSleepStateRig extends WorkerSleepStateRig {
     }
 
     @Override
-    protected void forceAwake() {
-        state.forceAwake();
+    protected boolean casWord(int expect, int update) {
+        return STATE.compareAndSet(state, expect, update);
+    }
+
+    @Override
+    protected void setWord(int value) {
+        STATE.setVolatile(state, value);
     }
 }
