@@ -12,7 +12,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * {@link JecInjectVsSleepTest} against {@link WeakenedJecSleep}: the waker's claim skips a PREPARING sleeper (J6), JEC
- * rolled over (J4). A poster that saw the registration before the sleeper's {@code tryBlock} wakes nobody. Must fail.
+ * rolled over (J4). A poster that saw the registration before the sleeper's CAS to BLOCKED wakes nobody. Must fail.
  */
 @JCStressTest
 @Description("WEAKENED (waker skips PREPARING, J6): JecInjectVsSleepTest must see its forbidden outcome")

@@ -12,7 +12,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * {@link JecLatchSetVsSleepTest} against {@link WeakenedJecSleep}: the waker's claim skips a PREPARING sleeper (J6). A
- * setter that swapped the latch over SLEEPING before the owner's {@code tryBlock} wakes nobody. Must fail.
+ * setter that swapped the latch over SLEEPING before the owner's CAS to BLOCKED wakes nobody. Must fail.
  */
 @JCStressTest
 @Description("WEAKENED (waker skips PREPARING, J6): JecLatchSetVsSleepTest must see its forbidden outcome")
