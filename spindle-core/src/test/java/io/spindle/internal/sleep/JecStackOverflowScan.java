@@ -27,6 +27,8 @@ import java.util.concurrent.TimeUnit;
  *       depth, the finally's resets and the undo included ({@code sleeper-jfr}: with the JFR events of a recording);</li>
  *   <li>{@code blocker}: the same worker finds no work and blocks: it overflows at every depth of the sleep step on
  *       its way to the block (a block that threw is taken back); once an attempt parks, a shallow post wakes it.</li>
+ *   <li>{@code blocker-vs-waker}: as {@code blocker}, with a waker that claims the worker as soon as it is BLOCKED
+ *       (so the waker wins the race with the worker's own steps after its CAS to BLOCKED).</li>
  * </ul>
  * The scan prints where each attempt threw, then one line {@code RESULT key=value ...} that the test checks. It waits
  * only with generous limits (a thread that is still running after them is reported, not waited for).
@@ -79,6 +81,9 @@ public final class JecStackOverflowScan {
                 break;
             case "blocker":
                 result = blocker();
+                break;
+            case "blocker-vs-waker":
+                result = blockerVersusWaker();
                 break;
             default:
                 throw new IllegalArgumentException("unknown scan " + which);
@@ -292,6 +297,33 @@ public final class JecStackOverflowScan {
         // blockIfUnclaimed takes BLOCKED back for) ends by overflowing there, which is the throw point printed. The
         // first attempt with room for the undo has room to park, and is woken by the post.
         return runWorker(sleep, idle, latch, "JecSleep.undoOwnCount", true);
+    }
+
+    /**
+     * {@link #blocker()} with a waker that spins on the worker's word and claims it whenever it is BLOCKED (as a
+     * poster that read the sleeping count would): an attempt whose steps after its CAS to BLOCKED overflow finds itself
+     * woken (AWAKE) when it looks again, so its WOKEN path runs at the depth that overflowed.
+     */
+    static Map<String, Object> blockerVersusWaker() throws Exception {
+        JecSleep sleep = new JecSleep(1);
+        IdleState idle = new IdleState(0, () -> false);
+        WorkerLatch latch = new WorkerLatch(sleep::notifyWorkerLatchIsSet, 0);
+        WorkerSleepState state = stateOf(sleep, 0);
+        sleep.startLooking(idle);
+        attempt = () -> {
+            toSleepStep(sleep, idle, latch);
+            sleep.noWorkFound(idle, latch); // the sleep step: a waker claims it as soon as it is BLOCKED
+        };
+        Thread waker = new Thread(() -> {
+            while (!completed) {
+                state.wake(sleep.counters(), io.spindle.internal.event.WakeReason.NEW_INJECTED_JOB, true);
+            }
+        }, "waker");
+        waker.setDaemon(true);
+        waker.start();
+        Map<String, Object> r = runWorker(sleep, idle, latch, "JecSleep.undoOwnCount", false);
+        completed = true; // stops the waker if the worker never completed
+        return r;
     }
 
     private static Map<String, Object> runWorker(JecSleep sleep, IdleState idle, WorkerLatch latch, String frame,

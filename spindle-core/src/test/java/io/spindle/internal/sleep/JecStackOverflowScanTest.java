@@ -1,5 +1,6 @@
 package io.spindle.internal.sleep;
 
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -101,6 +102,25 @@ class JecStackOverflowScanTest {
         assertEquals("true", r.get("wokenByPost"), "no attempt parked (the scan never reached the block): " + r);
         assertEquals("true", r.get("workerDone"), "the worker spins, or is parked with nobody to wake it: " + r);
         assertEquals(0, count(r, "sleeping"), "a running worker is still counted as sleeping: " + r);
+        assertEquals("AWAKE", r.get("state"), r.toString());
+        assertEquals("false", r.get("ownsCount"), r.toString());
+        assertEquals("UNSET", r.get("latch"), r.toString());
+    }
+
+    /**
+     * As the blocker scan, with a waker that claims the worker as soon as it is BLOCKED. Fails on 29b0838 (3 runs of 3):
+     * the attempt whose sleep statistic ({@code counts.countSleep()}, after the CAS to BLOCKED) overflows catches the
+     * Error, finds the word AWAKE (the waker took the count and let it go meanwhile), and calls
+     * {@code counts.countWakeup()}, the same call shape at the same depth, which overflows again; the catch sets
+     * {@code failed} and the loop reads AWAKE again: {@code blockIfUnclaimed} spins for ever (no pause), the worker
+     * never returns. Enable once blockIfUnclaimed no longer retries a call at the depth where it overflowed.
+     */
+    @Disabled("main-code bug: blockIfUnclaimed spins for ever retrying countWakeup after countSleep overflowed")
+    @Test
+    void aSleepStepThatOverflowsAfterItsBlockedCasWhileAWakerWakesItReturns() throws Exception {
+        Map<String, String> r = scan("blocker-vs-waker");
+        assertEquals("true", r.get("workerDone"), "the worker spins in blockIfUnclaimed: " + r);
+        assertEquals(0, count(r, "sleeping"), r.toString());
         assertEquals("AWAKE", r.get("state"), r.toString());
         assertEquals("false", r.get("ownsCount"), r.toString());
         assertEquals("UNSET", r.get("latch"), r.toString());
