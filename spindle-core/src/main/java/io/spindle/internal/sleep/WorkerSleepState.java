@@ -145,11 +145,13 @@ final class WorkerSleepState {
                 try {
                     int s = state; // volatile read: AWAKE is the waker's release of wokenFor/wokenBy
                     if (s == AWAKE) {
-                        if (!counted) {
-                            counted = true; // a waker that finished before our first look: it was still a sleep
-                            counts.countSleep();
+                        if (!failed) { // after a failure, statistics are skipped: counting again could throw again
+                            if (!counted) {
+                                counted = true; // a waker that finished before our first look: it was still a sleep
+                                counts.countSleep();
+                            }
+                            counts.countWakeup();
                         }
-                        counts.countWakeup();
                         return WOKEN;
                     }
                     if (failed) {
