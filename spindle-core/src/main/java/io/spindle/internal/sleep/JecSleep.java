@@ -19,7 +19,8 @@ public final class JecSleep implements SleepProtocol {
     public static final int ROUNDS_UNTIL_SLEEPY = Integer.getInteger("spindle.jec.roundsUntilSleepy", 32);
     /**
      * The fewest yielding rounds of the adaptive limit (A1 in package-info; property
-     * {@code spindle.jec.minRoundsUntilSleepy}; set it equal to {@link #ROUNDS_UNTIL_SLEEPY} for rayon's fixed count).
+     * {@code spindle.jec.minRoundsUntilSleepy}, default 0: a worker that woke for a lone job sleeps again without a
+     * {@code sched_yield}; set it equal to {@link #ROUNDS_UNTIL_SLEEPY} for rayon's fixed count).
      */
     public static final int MIN_ROUNDS_UNTIL_SLEEPY = Math.min(ROUNDS_UNTIL_SLEEPY,
             Math.max(0, Integer.getInteger("spindle.jec.minRoundsUntilSleepy", 0)));
@@ -119,9 +120,9 @@ public final class JecSleep implements SleepProtocol {
 
     /**
      * The wake-ups {@link #leaveIdle} owes for work it saw: our inactive count is already gone, so this cannot be
-     * undone and done again by the caller. A wake step that throws before it took a count undoes its claim, and one that
-     * took it finishes itself (WorkerSleepState.wake); retry
-     * until done (E4 in the registry's package-info). A retry after a partial success may wake one more: harmless.
+     * undone and done again by the caller. A wake step that throws before it took a count undoes its claim, and one
+     * that took it finishes itself (WorkerSleepState.wake); retry until done (E4 in the registry's package-info). A
+     * retry after a partial success may wake one more: harmless.
      */
     private void wakeOwed(int numToWake) {
         // E4: exhaustion is retried until done, after a pause made inside the try: a catch block makes no call
