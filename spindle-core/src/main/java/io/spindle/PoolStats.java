@@ -23,9 +23,11 @@ import java.util.Objects;
  * @param wakeups        times a blocked worker was woken by another thread
  * @param injectorQueued jobs submitted from outside that no worker has taken yet (the global injector's length)
  * @param workers        one entry per worker, element {@code i} for worker {@code i}; unmodifiable
+ * @param promotions     join halves the workers' lazy joins made stealable at a heartbeat (SPEC §7); 0 with eager
+ *                       joins
  */
 public record PoolStats(long jobsExecuted, long steals, long injected, long sleeps, long wakeups,
-                        long injectorQueued, List<WorkerStats> workers) {
+                        long injectorQueued, List<WorkerStats> workers, long promotions) {
 
     /**
      * Checks the arguments and keeps an unmodifiable copy of {@code workers}.
@@ -37,10 +39,28 @@ public record PoolStats(long jobsExecuted, long steals, long injected, long slee
      * @param wakeups        times a blocked worker was woken, summed over the workers
      * @param injectorQueued jobs waiting in the injector
      * @param workers        the per-worker figures, element {@code i} for worker {@code i}
+     * @param promotions     join halves promoted, summed over the workers
      * @throws NullPointerException if {@code workers} or one of its elements is null
      */
     public PoolStats {
         workers = List.copyOf(Objects.requireNonNull(workers, "workers"));
+    }
+
+    /**
+     * As the canonical constructor, with no promotions.
+     *
+     * @param jobsExecuted   jobs run from a queue, summed over the workers
+     * @param steals         jobs taken from another worker's deque, summed over the workers
+     * @param injected       jobs submitted from outside the pool
+     * @param sleeps         times a worker blocked, summed over the workers
+     * @param wakeups        times a blocked worker was woken, summed over the workers
+     * @param injectorQueued jobs waiting in the injector
+     * @param workers        the per-worker figures, element {@code i} for worker {@code i}
+     * @throws NullPointerException if {@code workers} or one of its elements is null
+     */
+    public PoolStats(long jobsExecuted, long steals, long injected, long sleeps, long wakeups, long injectorQueued,
+                     List<WorkerStats> workers) {
+        this(jobsExecuted, steals, injected, sleeps, wakeups, injectorQueued, workers, 0L);
     }
 
     /**
@@ -78,6 +98,7 @@ public record PoolStats(long jobsExecuted, long steals, long injected, long slee
                 .append(", wakeups=").append(wakeups)
                 .append(", queued=").append(queued())
                 .append(", injectorQueued=").append(injectorQueued)
+                .append(", promotions=").append(promotions)
                 .append(']');
         for (WorkerStats w : workers) {
             sb.append("\n  ").append(w);

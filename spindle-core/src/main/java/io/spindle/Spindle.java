@@ -1,6 +1,6 @@
 package io.spindle;
 
-import io.spindle.internal.join.Join;
+import io.spindle.internal.registry.Registry;
 import io.spindle.internal.registry.WorkerThread;
 
 import java.util.Objects;
@@ -42,7 +42,7 @@ public final class Spindle {
         if (w != null) { // the hot path: straight to the worker's join, one thread lookup per join
             Objects.requireNonNull(a, "a");
             Objects.requireNonNull(b, "b");
-            return Join.join(w, a, b);
+            return Registry.joinOn(w, a, b);
         }
         return ThreadPool.global().join(a, b);
     }
@@ -64,7 +64,7 @@ public final class Spindle {
         if (w != null) {
             Objects.requireNonNull(a, "a");
             Objects.requireNonNull(b, "b");
-            Join.join(w, a, b);
+            Registry.joinOn(w, a, b);
         } else {
             ThreadPool.global().join(a, b);
         }

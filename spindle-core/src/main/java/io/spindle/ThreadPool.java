@@ -113,6 +113,15 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
     }
 
     /**
+     * Returns when the second half of a join on this pool becomes stealable.
+     *
+     * @return this pool's join strategy
+     */
+    public JoinStrategy joinStrategy() {
+        return registry.config().joinStrategy();
+    }
+
+    /**
      * Runs {@code op} on one of this pool's workers and returns its result. Called from a worker of this pool, it runs
      * {@code op} inline. Inside {@code op}, the {@link Spindle} free functions use this pool.
      *
@@ -468,6 +477,8 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         private boolean daemon = true;
         private long stackSize = 0L;
         private SleepStrategy sleepStrategy = SleepStrategy.JOBS_EVENT_COUNTER;
+        private JoinStrategy joinStrategy = null;       // null: the system property's, else LAZY (read at build)
+        private long heartbeatIntervalNanos = -1L;       // negative: the system property's, else the default
         private Thread.UncaughtExceptionHandler handler = null;
         private IntConsumer onThreadStart = null;
         private IntConsumer onThreadExit = null;
@@ -542,6 +553,41 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         }
 
         /**
+         * Sets when the second half of a join becomes stealable (SPEC §7).
+         *
+         * @param s the join strategy; default {@link JoinStrategy#LAZY}, or the system property
+         *          {@code spindle.joinStrategy} ({@code lazy} or {@code eager}) when set
+         * @return this builder
+         * @throws NullPointerException if {@code s} is null
+         */
+        public Builder joinStrategy(JoinStrategy s) {
+            this.joinStrategy = Objects.requireNonNull(s, "joinStrategy");
+            return this;
+        }
+
+        /**
+         * Sets how often, at most, a worker running {@link JoinStrategy#LAZY lazy} joins promotes a waiting join half
+         * for idle workers to steal. The worker measures the interval itself at its joins: no timer thread runs, and an
+         * idle pool uses no CPU whatever the interval. Shorter intervals spread fine-grained work sooner at a little more
+         * cost per promotion; {@link Duration#ZERO} promotes at every join while a worker is idle (a stress setting for
+         * tests, not for production).
+         *
+         * @param interval the heartbeat interval, {@code 0..1 s}; default 100 µs, or the system property
+         *                 {@code spindle.heartbeatMicros} when set
+         * @return this builder
+         * @throws NullPointerException     if {@code interval} is null
+         * @throws IllegalArgumentException if {@code interval} is negative or longer than one second
+         */
+        public Builder heartbeatInterval(Duration interval) {
+            Objects.requireNonNull(interval, "heartbeatInterval");
+            if (interval.isNegative() || interval.compareTo(Duration.ofSeconds(1)) > 0) {
+                throw new IllegalArgumentException("heartbeatInterval must be in 0..1 s, got " + interval);
+            }
+            this.heartbeatIntervalNanos = interval.toNanos();
+            return this;
+        }
+
+        /**
          * Sets where failures of fire-and-forget tasks go, since no caller is waiting to receive them.
          *
          * @param h receives failures of {@code spawn} and {@code execute} tasks, with the worker thread that ran them;
@@ -600,8 +646,10 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
 
         private PoolConfig toConfig() {
             IntFunction<String> names = threadName != null ? threadName : i -> "spindle-worker-" + i;
-            return new PoolConfig(threads, names, daemon, stackSize, sleepStrategy, handler, onThreadStart,
-                    onThreadExit);
+            JoinStrategy joins = joinStrategy != null ? joinStrategy : PoolConfig.defaultJoinStrategy();
+            long beat = heartbeatIntervalNanos >= 0 ? heartbeatIntervalNanos : PoolConfig.defaultHeartbeatNanos();
+            return new PoolConfig(threads, names, daemon, stackSize, sleepStrategy, joins, beat, handler,
+                    onThreadStart, onThreadExit);
         }
     }
 }

@@ -11,7 +11,22 @@ package io.spindle;
  * @param wakeups      times another thread woke this worker from blocking
  * @param queued       jobs waiting in this worker's deque and broadcast queue right now (a racy snapshot)
  */
-public record WorkerStats(int index, long jobsExecuted, long steals, long sleeps, long wakeups, long queued) {
+public record WorkerStats(int index, long jobsExecuted, long steals, long sleeps, long wakeups, long queued,
+                          long promotions) {
+
+    /**
+     * The figures of a worker that made no promotions (an eager pool's, or one built before promotions were counted).
+     *
+     * @param index        the worker's index
+     * @param jobsExecuted jobs it ran from a queue
+     * @param steals       jobs it took from other workers
+     * @param sleeps       times it blocked
+     * @param wakeups      times it was woken
+     * @param queued       jobs waiting in its queues
+     */
+    public WorkerStats(int index, long jobsExecuted, long steals, long sleeps, long wakeups, long queued) {
+        this(index, jobsExecuted, steals, sleeps, wakeups, queued, 0L);
+    }
 
     /**
      * Returns one line: {@code worker 3: jobsExecuted=604, steals=297, sleeps=7, wakeups=6, queued=0}.
@@ -21,6 +36,6 @@ public record WorkerStats(int index, long jobsExecuted, long steals, long sleeps
     @Override
     public String toString() {
         return "worker " + index + ": jobsExecuted=" + jobsExecuted + ", steals=" + steals + ", sleeps=" + sleeps
-                + ", wakeups=" + wakeups + ", queued=" + queued;
+                + ", wakeups=" + wakeups + ", queued=" + queued + ", promotions=" + promotions;
     }
 }

@@ -116,6 +116,17 @@ public final class PoolEvents {
         }
     }
 
+    /**
+     * A worker promoted {@code frames} of its lazy-join frames at a heartbeat (after the protocol was told).
+     *
+     * @param latentLeft its frames still latent after the beat
+     */
+    public void promotion(int worker, int frames, int latentLeft) {
+        if (on && PromotionEvent.enabled()) {
+            PromotionEvent.commit(pool, worker, frames, latentLeft);
+        }
+    }
+
     /** For tests: whether hooks can record at all (jdk.jfr readable and this is a pool's instance). */
     public boolean canRecord() {
         return on;

@@ -11,8 +11,9 @@ import java.util.function.Supplier;
  * {@code join} on a worker: make {@code b} stealable, run {@code a} inline, then take {@code b} back and run it inline
  * if nobody stole it, else run other work until the thief is done (rayon's {@code join_context}).
  *
- * <p>This class is the only place that decides how a join's second half becomes visible to thieves; a lazier scheme
- * (heartbeat promotion) can replace {@link #join} without touching its callers.
+ * <p>This is the {@link io.spindle.JoinStrategy#EAGER eager} join; the default, lazy one is
+ * {@link io.spindle.internal.lazy.LazyJoin}, which shares this class's job ({@link JoinJob}) for the halves it promotes
+ * and its failure rules ({@link #rethrowFailures}).
  */
 public final class Join {
     private Join() {}
@@ -76,7 +77,7 @@ public final class Join {
      * runtime's own steps while taking b back or waiting for it comes last (suppressed, or thrown if the closures
      * succeeded): both closures ran regardless.
      */
-    private static void rethrowFailures(Throwable failureA, Throwable failureB, Throwable runtimeFailure) {
+    public static void rethrowFailures(Throwable failureA, Throwable failureB, Throwable runtimeFailure) {
         Throwable primary = failureA != null ? failureA : failureB != null ? failureB : runtimeFailure;
         if (primary != null) {
             if (primary != failureB) {

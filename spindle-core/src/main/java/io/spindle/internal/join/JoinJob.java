@@ -28,13 +28,13 @@ import java.util.function.Supplier;
  * objects (the closure, the result) into a long-lived one, and each such store takes G1's cross-region write barrier.
  * A fresh job is young, and stores into it are barrier-free. See BENCHMARKS.md, "What changed".
  */
-abstract class JoinJob extends CoreLatch implements Job {
+public abstract class JoinJob extends CoreLatch implements Job {
     /**
      * The owner until the job has run, then its outcome. Plain: the owner writes it before the push (whose release
      * store publishes it to a thief), a thief writes it before {@code set} (whose swap publishes it to the owner's
      * acquire probe), and an owner running the job inline reads back its own write.
      */
-    Object slot; // package-private: Join abandons a job with a plain store (see ABANDONED)
+    public Object slot; // public: Join and LazyJoin abandon a job with a plain store, no call (see ABANDONED)
 
     /**
      * {@link #slot}'s value once the owner abandoned the job: {@code a} overflowed the stack with the join's frame at
@@ -44,17 +44,17 @@ abstract class JoinJob extends CoreLatch implements Job {
      * it abandoned and skips it: b must not start after its join ended. One race is left: a thief that took b just
      * before the store runs it after the join ended.
      */
-    static final Object ABANDONED = new Object();
+    public static final Object ABANDONED = new Object();
 
     JoinJob(WorkerThread owner) {
         this.slot = owner;
     }
 
-    static JoinJob of(WorkerThread owner, Supplier<?> b) {
+    public static JoinJob of(WorkerThread owner, Supplier<?> b) {
         return new OfSupplier(owner, b);
     }
 
-    static JoinJob of(WorkerThread owner, Runnable b) {
+    public static JoinJob of(WorkerThread owner, Runnable b) {
         return new OfRunnable(owner, b);
     }
 
@@ -85,7 +85,7 @@ abstract class JoinJob extends CoreLatch implements Job {
      * Run by the owner after taking the job back from its own deque, or by a thief: stores the outcome. Never throws,
      * so that the latch is always set after it: the failure path is a plain store (E2).
      */
-    void runInline() {
+    public void runInline() {
         Object outcome;
         try {
             outcome = compute();
@@ -99,7 +99,7 @@ abstract class JoinJob extends CoreLatch implements Job {
     }
 
     /** After the job ran (inline, or the latch was seen set): its result; null for a {@link Runnable}. */
-    Object result() {
+    public Object result() {
         Object o = slot;
         if (o instanceof ThrowableResult) {
             return ((ThrowableResult) o).result;
@@ -108,7 +108,7 @@ abstract class JoinJob extends CoreLatch implements Job {
     }
 
     /** After the job ran: its failure, or null. */
-    Throwable failure() {
+    public Throwable failure() {
         Object o = slot;
         return o instanceof Throwable ? (Throwable) o : null;
     }

@@ -1,5 +1,6 @@
 package io.spindle.internal.registry;
 
+import io.spindle.JoinStrategy;
 import io.spindle.SleepStrategy;
 import io.spindle.ThreadPool;
 
@@ -9,12 +10,15 @@ import java.util.function.IntFunction;
 /**
  * A pool's checked configuration, as the public builder assembled it.
  *
+ * @param joinStrategy  when a join's second half becomes stealable (SPEC §7)
+ * @param heartbeatNanos the lazy joins' promotion interval; 0 promotes at every join while a worker is idle
  * @param handler       null: the worker thread's own uncaught-exception handler
  * @param onThreadStart null: none
  * @param onThreadExit  null: none
  */
 public record PoolConfig(int threads, IntFunction<String> threadName, boolean daemon, long stackSize,
-                         SleepStrategy sleepStrategy, Thread.UncaughtExceptionHandler handler,
+                         SleepStrategy sleepStrategy, JoinStrategy joinStrategy, long heartbeatNanos,
+                         Thread.UncaughtExceptionHandler handler,
                          IntConsumer onThreadStart, IntConsumer onThreadExit) {
 
     /**
@@ -33,6 +37,55 @@ public record PoolConfig(int threads, IntFunction<String> threadName, boolean da
             return parseThreads("environment variable SPINDLE_THREADS", env);
         }
         return Runtime.getRuntime().availableProcessors();
+    }
+
+    /** The heartbeat interval when neither the builder nor {@code spindle.heartbeatMicros} sets one: Spice's and Chili's. */
+    public static final long DEFAULT_HEARTBEAT_NANOS = 100_000L;
+
+    /**
+     * A builder's join strategy unless it sets one: system property {@code spindle.joinStrategy} ({@code lazy} or
+     * {@code eager}, any case), else {@link JoinStrategy#LAZY}.
+     *
+     * @throws IllegalArgumentException naming the property and its value if it is neither
+     */
+    public static JoinStrategy defaultJoinStrategy() {
+        String property = System.getProperty("spindle.joinStrategy");
+        if (property == null) {
+            return JoinStrategy.LAZY;
+        }
+        switch (property.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "lazy":
+                return JoinStrategy.LAZY;
+            case "eager":
+                return JoinStrategy.EAGER;
+            default:
+                throw new IllegalArgumentException(
+                        "system property spindle.joinStrategy must be lazy or eager, got \"" + property + "\"");
+        }
+    }
+
+    /**
+     * A builder's heartbeat interval unless it sets one: system property {@code spindle.heartbeatMicros} (an integer
+     * number of microseconds, {@code 0..1000000}), else {@link #DEFAULT_HEARTBEAT_NANOS}.
+     *
+     * @throws IllegalArgumentException naming the property and its value if it is not such a number
+     */
+    public static long defaultHeartbeatNanos() {
+        String property = System.getProperty("spindle.heartbeatMicros");
+        if (property == null) {
+            return DEFAULT_HEARTBEAT_NANOS;
+        }
+        long micros;
+        try {
+            micros = Long.parseLong(property.trim());
+        } catch (NumberFormatException e) {
+            micros = -1;
+        }
+        if (micros < 0 || micros > 1_000_000L) {
+            throw new IllegalArgumentException("system property spindle.heartbeatMicros must be an integer in "
+                    + "0..1000000, got \"" + property + "\"");
+        }
+        return micros * 1_000L;
     }
 
     static int parseThreads(String source, String value) {

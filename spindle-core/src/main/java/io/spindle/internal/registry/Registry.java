@@ -15,6 +15,7 @@ import io.spindle.internal.job.InstallJob;
 import io.spindle.internal.job.Job;
 import io.spindle.internal.job.SpawnJob;
 import io.spindle.internal.join.Join;
+import io.spindle.internal.lazy.LazyJoin;
 import io.spindle.internal.latch.BlockingLatch;
 import io.spindle.internal.latch.CountLatch;
 import io.spindle.internal.latch.Latch;
@@ -173,6 +174,10 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         return workers.length;
     }
 
+    public PoolConfig config() {
+        return config;
+    }
+
     public SleepStrategy sleepStrategy() {
         return config.sleepStrategy();
     }
@@ -181,7 +186,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         return sleep;
     }
 
-    PoolEvents events() {
+    public PoolEvents events() {
         return events;
     }
 
@@ -330,20 +335,34 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     public <A, B> Pair<A, B> join(Supplier<A> a, Supplier<B> b) {
         WorkerThread w = currentWorker();
         if (w != null) {
-            return Join.join(w, a, b);
+            return joinOn(w, a, b);
         }
-        return installCold(() -> Join.join(currentWorker(), a, b));
+        return installCold(() -> joinOn(currentWorker(), a, b));
     }
 
     public void join(Runnable a, Runnable b) {
         WorkerThread w = currentWorker();
         if (w != null) {
-            Join.join(w, a, b);
+            joinOn(w, a, b);
         } else {
             installCold(() -> {
-                Join.join(currentWorker(), a, b);
+                joinOn(currentWorker(), a, b);
                 return null;
             });
+        }
+    }
+
+    /** A join on worker {@code w}, by its pool's {@link io.spindle.JoinStrategy} (SPEC §7). */
+    public static <A, B> Pair<A, B> joinOn(WorkerThread w, Supplier<A> a, Supplier<B> b) {
+        return w.lazy() != null ? LazyJoin.join(w, a, b) : Join.join(w, a, b);
+    }
+
+    /** As {@link #joinOn(WorkerThread, Supplier, Supplier)}, for two Runnables. */
+    public static void joinOn(WorkerThread w, Runnable a, Runnable b) {
+        if (w.lazy() != null) {
+            LazyJoin.join(w, a, b);
+        } else {
+            Join.join(w, a, b);
         }
     }
 
@@ -659,19 +678,22 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         long steals = 0;
         long sleeps = 0;
         long wakeups = 0;
+        long promotions = 0;
         List<WorkerStats> perWorker = new ArrayList<>(workers.length);
         for (WorkerThread w : workers) {
             // Each counter read once, so that the totals are exactly the sums of the per-worker figures.
             WorkerStats ws = new WorkerStats(w.index(), w.jobsExecuted(), w.steals(), sleep.sleeps(w.index()),
-                    sleep.wakeups(w.index()), w.queuedEstimate());
+                    sleep.wakeups(w.index()), w.queuedEstimate(), w.promotions());
             perWorker.add(ws);
             executed += ws.jobsExecuted();
             steals += ws.steals();
             sleeps += ws.sleeps();
             wakeups += ws.wakeups();
+            promotions += ws.promotions();
         }
         // injector.size() walks the queue: O(queued), weakly consistent; fine for a statistics call.
-        return new PoolStats(executed, steals, injected.sum(), sleeps, wakeups, injector.size(), perWorker);
+        return new PoolStats(executed, steals, injected.sum(), sleeps, wakeups, injector.size(), perWorker,
+                promotions);
     }
 
     /** For diagnostics and tests: see {@link SleepProtocol#isAtRest()}. */

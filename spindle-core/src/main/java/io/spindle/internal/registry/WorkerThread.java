@@ -6,6 +6,7 @@ import io.spindle.internal.job.Failures;
 import io.spindle.internal.job.Job;
 import io.spindle.internal.latch.CoreLatch;
 import io.spindle.internal.latch.WorkerLatch;
+import io.spindle.internal.lazy.LazyWorker;
 import io.spindle.internal.sleep.IdleState;
 import io.spindle.internal.sleep.SleepProtocol;
 
@@ -44,6 +45,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
     private final SleepProtocol sleep;
     private final IdleState idle;
     private final WorkerLatch terminateLatch;
+    private final LazyWorker lazy;   // null with JoinStrategy.EAGER
     private long rng;                // victim selection, owner only
     private long jobsExecuted;       // owner writes (opaque), stats() reads
     private long steals;             // likewise
@@ -58,6 +60,8 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         this.sleep = registry.sleep();
         this.idle = new IdleState(index, this);
         this.terminateLatch = new WorkerLatch(registry, index);
+        this.lazy = registry.config().joinStrategy() == io.spindle.JoinStrategy.LAZY
+                ? new LazyWorker(this, sleep, registry.config().heartbeatNanos()) : null;
         this.rng = 0x9E3779B97F4A7C15L * (index + 1); // distinct non-zero seeds
     }
 
@@ -73,6 +77,11 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
 
     public Registry registry() {
         return registry;
+    }
+
+    /** @return this worker's lazy-join state, or null if the pool's joins are eager */
+    public LazyWorker lazy() {
+        return lazy;
     }
 
     @Override
@@ -276,6 +285,9 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
      */
     private Job findWork() {
         Job job = takeLocalJob();
+        if (job == null && lazy != null) {
+            job = lazy.slots().steal(); // our own promoted frame: nobody took it, and we have nothing else (LZ7)
+        }
         if (job != null) {
             idle.foundWork(index);
             return job;
@@ -306,6 +318,9 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
 
     private Job stealFrom(WorkerThread victim) {
         Job job = victim.deque.steal();
+        if (job == null && victim.lazy != null) {
+            job = victim.lazy.slots().steal(); // its oldest promoted frame (LZ4)
+        }
         if (job != null) {
             STEALS.setOpaque(this, steals + 1); // opaque: single writer, read only for statistics
             batchVictims |= 1L << victim.index; // plain, owner only: the shift takes the index modulo 64
@@ -351,7 +366,23 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
     /** The final check before blocking (J5): is there injected work, or a broadcast copy for this worker? */
     @Override
     public boolean hasInjectedOrPrivateWork() {
-        return registry.hasInjectedJobs() || !broadcasts.isEmpty();
+        return registry.hasInjectedJobs() || !broadcasts.isEmpty() || anyPromotedFrame();
+    }
+
+    /**
+     * LZ6: any worker's promoted frame. Part of the final check: a promoter publishes, fences and reads the sleep
+     * counters, so a sleeper that registered and fenced before this check either sees the frame here or is seen.
+     */
+    private boolean anyPromotedFrame() {
+        if (lazy == null) {
+            return false;
+        }
+        for (WorkerThread w : registry.workers()) {
+            if (!w.lazy.slots().isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A2: more work where the last job came from: this worker's queues, a victim's deque, or the injector. */
@@ -361,9 +392,9 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
             return registry.hasInjectedJobs();
         }
         if (source == index) {
-            return !deque.isEmpty() || !broadcasts.isEmpty();
+            return !deque.isEmpty() || !broadcasts.isEmpty() || (lazy != null && !lazy.slots().isEmpty());
         }
-        return !registry.workers()[source].deque.isEmpty();
+        return registry.workers()[source].hasStealableWork();
     }
 
     /** A4: any work a sleeper could find: the injector, this worker's private queue, any deque (ours included). */
@@ -373,22 +404,31 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
             return true;
         }
         for (WorkerThread w : registry.workers()) {
-            if (!w.deque.isEmpty()) {
+            if (w.hasStealableWork()) {
                 return true;
             }
         }
         return false;
     }
 
+    /** Jobs a thief could take from this worker: its deque, or a promoted frame (LZ4). */
+    private boolean hasStealableWork() {
+        return !deque.isEmpty() || (lazy != null && !lazy.slots().isEmpty());
+    }
+
     /** Runs one job on this worker. Jobs do not throw; the interrupt status is cleared after each (SPEC §1). */
     public void execute(Job job) {
         JOBS_EXECUTED.setOpaque(this, jobsExecuted + 1); // opaque: single writer, statistics only
         RUNNING_DEPTH.setOpaque(this, runningDepth + 1);
+        int frameDepth = lazy != null ? lazy.jobStarting() : 0; // LZ8: the job's first join checks for a beat at once
         try {
             job.execute();
         } catch (Throwable unexpected) {
             registry.jobEscaped(unexpected); // a bug in a job class: report it, keep the worker alive
         } finally {
+            if (lazy != null) {
+                lazy.jobEnded(frameDepth); // LZ9: the job's frames are gone, whatever its joins left
+            }
             RUNNING_DEPTH.setOpaque(this, runningDepth - 1);
             Thread.interrupted(); // a task may leave the flag set (e.g. Future.cancel(true)); it must not leak
         }
@@ -404,9 +444,13 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         return (long) STEALS.getOpaque(this);
     }
 
+    long promotions() {
+        return lazy != null ? lazy.promotions() : 0L;
+    }
+
     /** A racy snapshot of the jobs waiting in this worker's deque and broadcast queue, for statistics. */
     int queuedEstimate() {
-        return deque.sizeEstimate() + broadcasts.size();
+        return deque.sizeEstimate() + broadcasts.size() + (lazy != null ? lazy.slots().sizeEstimate() : 0);
     }
 
     // --- steal batches (JFR): the steal itself only counts; the batch is summed up here, off the steal path ----------

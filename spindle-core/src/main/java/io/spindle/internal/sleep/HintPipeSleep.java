@@ -625,6 +625,13 @@ public final class HintPipeSleep implements SleepProtocol {
     }
 
     @Override
+    public int idleWorkersEstimate() {
+        // Registered sleepers no notifier has taken yet (a negative value is credit: nobody). Workers still searching
+        // are not counted: they find work by themselves or register soon, and the next beat sees them.
+        return Math.max(0, sleepers);
+    }
+
+    @Override
     public boolean isAtRest() {
         return sleepersCount() == workers.length && hintsWritten() == hintsRead();
     }

@@ -360,6 +360,11 @@ public final class JecSleep implements SleepProtocol {
     }
 
     @Override
+    public int idleWorkersEstimate() {
+        return JecCounters.inactiveThreads(counters.load()); // inactive = searching or sleeping (J3's counters)
+    }
+
+    @Override
     public boolean isAtRest() {
         long word = counters.load(); // one snapshot of the packed word
         return JecCounters.inactiveThreads(word) == workers.length

@@ -55,6 +55,12 @@ public interface SleepProtocol {
      */
     void newInternalJobs(int pusherIndex, int numJobs, boolean queueWasEmpty);
 
+    /**
+     * A racy estimate of the workers that are idle (searching or blocked) right now, for the lazy joins' promotion rule
+     * (SPEC §7: promote only when it can help). Cheap: one load of the protocol's own counters; never blocks.
+     */
+    int idleWorkersEstimate();
+
     /** A thread put {@code numJobs} jobs into the global injector, which was empty before if {@code queueWasEmpty}. */
     void newInjectedJobs(int numJobs, boolean queueWasEmpty);
 

@@ -344,6 +344,13 @@ public final class SleepyWorkerSleep implements SleepProtocol {
     }
 
     @Override
+    public int idleWorkersEstimate() {
+        // The word shows one sleepy worker and whether any sleep, not how many: any sleeper counts as all the others.
+        long s = state;
+        return s == 0L ? 0 : (s & 1L) != 0L ? counts.length - 1 : 1;
+    }
+
+    @Override
     public boolean isAtRest() {
         lock.lock(); // the condition's wait queue may only be read under its lock
         try {

@@ -1,0 +1,159 @@
+package io.spindle.internal.lazy;
+
+import io.spindle.Pair;
+import io.spindle.internal.job.Failures;
+import io.spindle.internal.join.Join;
+import io.spindle.internal.join.JoinJob;
+import io.spindle.internal.registry.WorkerThread;
+
+import java.util.function.Supplier;
+
+/**
+ * The {@link io.spindle.JoinStrategy#LAZY lazy} join (SPEC §7; invariants in package-info): {@code b} waits in a frame
+ * of the worker's frame stack while {@code a} runs; if nobody promoted the frame meanwhile, {@code b} runs inline, and
+ * the join cost a few plain writes and reads. A promoted frame is reclaimed (run inline) if no thief took it, else
+ * waited for with the worker loop running, as an eager join waits for a stolen half.
+ *
+ * <p>Failures follow SPEC §1 as the eager {@link Join} does, and share its {@link Join#rethrowFailures rules}: both
+ * closures always run; {@code a}'s failure wins with {@code b}'s suppressed; a failure of the runtime's own steps comes
+ * last.
+ */
+public final class LazyJoin {
+    private LazyJoin() {}
+
+    static {
+        // The abandon path runs only with the stack exhausted: resolve what it touches now (see JoinJob.ABANDONED).
+        JoinJob unused = JoinJob.of(null, (Runnable) () -> { });
+        unused.slot = JoinJob.ABANDONED;
+        Failures.pauseAfterRuntimeFailure(0);
+    }
+
+    public static <A, B> Pair<A, B> join(WorkerThread worker, Supplier<A> a, Supplier<B> b) {
+        LazyWorker lazy = worker.lazy();
+        int d = lazy.push(b, LazyWorker.SUPPLIER);
+
+        A resultA = null;
+        Throwable failureA = null;
+        try {
+            resultA = a.get();
+        } catch (Throwable t) {
+            failureA = t; // b still runs (SPEC §1: both closures always run)
+        }
+        B resultB = null;
+        Throwable failureB = null;
+        Throwable runtimeFailure = null;
+        if (d >= lazy.lo) {
+            // LZ2: latent (an owner-local read: only this thread promotes). Frames above d are gone; b reuses d's.
+            lazy.depth = d;
+            try {
+                resultB = b.get();
+            } catch (Throwable t) {
+                failureB = t;
+            }
+        } else {
+            JoinJob job = lazy.promoted[d];
+            runtimeFailure = finishPromoted(worker, lazy, d, job);
+            @SuppressWarnings("unchecked")
+            B r = (B) job.result();
+            resultB = r;
+            failureB = job.failure();
+        }
+        if (failureA != null || failureB != null || runtimeFailure != null) {
+            Join.rethrowFailures(failureA, failureB, runtimeFailure);
+        }
+        return new Pair<>(resultA, resultB);
+    }
+
+    public static void join(WorkerThread worker, Runnable a, Runnable b) {
+        LazyWorker lazy = worker.lazy();
+        int d = lazy.push(b, LazyWorker.RUNNABLE);
+
+        Throwable failureA = null;
+        try {
+            a.run();
+        } catch (Throwable t) {
+            failureA = t; // b still runs (SPEC §1: both closures always run)
+        }
+        Throwable failureB = null;
+        Throwable runtimeFailure = null;
+        if (d >= lazy.lo) {
+            lazy.depth = d; // LZ2: latent
+            try {
+                b.run();
+            } catch (Throwable t) {
+                failureB = t;
+            }
+        } else {
+            JoinJob job = lazy.promoted[d];
+            runtimeFailure = finishPromoted(worker, lazy, d, job);
+            failureB = job.failure();
+        }
+        if (failureA != null || failureB != null || runtimeFailure != null) {
+            Join.rethrowFailures(failureA, failureB, runtimeFailure);
+        }
+    }
+
+    /**
+     * LZ7: frame {@code d} was promoted into {@code job}. Reclaims it and runs it inline if no thief took it, else waits
+     * for its latch running other work (frames above d are free for that work: LZ1 keeps {@code lo == depth == d + 1}
+     * meanwhile). Either way leaves the stack at depth d with frames [0, d) promoted (LZ1).
+     *
+     * <p>E3 as in the eager join: returns only once b has run or can never run. A runtime step that throws is retried
+     * and its first failure returned; a stack overflow before the job was stolen cannot be retried at this depth, so the
+     * job is dropped (reclaimed) or abandoned (still in its slot: whoever takes it skips it), and the failure returned.
+     *
+     * @return the first failure of a runtime step, or null
+     */
+    private static Throwable finishPromoted(WorkerThread worker, LazyWorker lazy, int d, JoinJob job) {
+        lazy.promoted[d] = null; // the job is held in this frame of the Java stack now: no stale reference kept
+        Throwable runtimeFailure = null;
+        boolean reclaimed = false;
+        boolean stolen = false;
+        boolean retrying = false;
+        while (true) {
+            try {
+                if (retrying) {
+                    Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
+                }
+                if (!reclaimed && !stolen) {
+                    if (lazy.slots.reclaim(lazy.slotOf[d], job)) {
+                        reclaimed = true;
+                    } else {
+                        stolen = true; // a thief (maybe this worker, from its idle search) took it, and sets its latch
+                    }
+                }
+                if (reclaimed) {
+                    lazy.depth = d;
+                    lazy.lo = d;      // LZ1: d leaves the prefix; b's own joins start latent at d
+                    job.runInline();  // throws only if the call itself overflowed, before b started
+                    return runtimeFailure;
+                }
+                worker.waitUntil(job); // returns, or throws, only once the latch is set
+                lazy.depth = d;
+                lazy.lo = d;
+                return runtimeFailure;
+            } catch (StackOverflowError overflow) { // a catch clause, not an instanceof: see WorkerThread.push
+                if (runtimeFailure == null) {
+                    runtimeFailure = overflow;
+                }
+                if (!stolen) {
+                    // As Join: no stack to run b at this depth, and a retry would overflow the same way. Still in its
+                    // slot, the job is abandoned (plain store) and skipped by whoever takes it; reclaimed, it is
+                    // dropped. Plain stores only: no call fits here.
+                    if (!reclaimed) {
+                        job.slot = JoinJob.ABANDONED;
+                    }
+                    lazy.depth = d;
+                    lazy.lo = d;
+                    return runtimeFailure;
+                }
+                retrying = true; // a stolen b is waited for: its thief sets the latch
+            } catch (Throwable failure) {
+                if (runtimeFailure == null) {
+                    runtimeFailure = failure;
+                }
+                retrying = true; // memory may come back
+            }
+        }
+    }
+}

@@ -1,0 +1,195 @@
+package io.spindle.internal.lazy;
+
+import io.spindle.internal.join.JoinJob;
+import io.spindle.internal.registry.WorkerThread;
+import io.spindle.internal.sleep.SleepProtocol;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.function.Supplier;
+
+/**
+ * One worker's lazy-join state: its frame stack (LZ1), its heartbeat (LZ3) and its promotion slots (LZ4). Everything
+ * but the slots and the statistics counter is owned by the worker's thread and accessed with plain reads and writes
+ * (LZ2); the package-info states the invariants the fields keep.
+ */
+public final class LazyWorker {
+    static final byte SUPPLIER = 0;
+    static final byte RUNNABLE = 1;
+    private static final int INITIAL_FRAMES = 64;
+
+    private static final VarHandle PROMOTIONS;
+
+    static {
+        try {
+            PROMOTIONS = MethodHandles.lookup().findVarHandle(LazyWorker.class, "promotions", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final WorkerThread owner;
+    private final SleepProtocol sleep;
+    final PromotionSlots slots = new PromotionSlots();
+    private final long intervalNanos;
+
+    // --- the frame stack (LZ1, LZ2: owner only, plain) --------------------------------------------------------------
+    /** Frame d's {@code b}: a Supplier or a Runnable, as {@link #kinds} says. */
+    Object[] closures = new Object[INITIAL_FRAMES];
+    byte[] kinds = new byte[INITIAL_FRAMES];
+    /** For a promoted frame d (d < lo): the job made of its {@code b}, and the slot it was published in. */
+    JoinJob[] promoted = new JoinJob[INITIAL_FRAMES];
+    int[] slotOf = new int[INITIAL_FRAMES];
+    /** Frames in use: [0, depth). */
+    int depth;
+    /** Frames [0, lo) are promoted, [lo, depth) latent (LZ1: the promoted ones are always a prefix). */
+    int lo;
+
+    // --- the heartbeat (LZ3: owner only, plain) ---------------------------------------------------------------------
+    /** Joins until the next clock read; at or below 0, the next join reads it. */
+    int countdown;
+    private int period = 1;
+    private long lastClockNanos;
+    private long lastBeatNanos;
+    /** The next check promotes without waiting for the interval: a job just started (LZ8). */
+    private boolean beatDue = true;
+
+    private long promotions; // owner writes (opaque), statistics read
+
+    public LazyWorker(WorkerThread owner, SleepProtocol sleep, long intervalNanos) {
+        this.owner = owner;
+        this.sleep = sleep;
+        this.intervalNanos = intervalNanos;
+        this.lastClockNanos = System.nanoTime();
+        this.lastBeatNanos = lastClockNanos;
+    }
+
+    public PromotionSlots slots() {
+        return slots;
+    }
+
+    /** Promotions this worker made, for statistics (opaque: single writer). */
+    public long promotions() {
+        return (long) PROMOTIONS.getOpaque(this);
+    }
+
+    /**
+     * Pushes a latent frame for {@code b} (LZ1) and returns its index. Plain writes only; the heartbeat check is a
+     * decrement and a branch, its work out of line.
+     */
+    int push(Object b, byte kind) {
+        int d = depth;
+        if (d == closures.length) {
+            grow();
+        }
+        closures[d] = b;
+        kinds[d] = kind;
+        depth = d + 1;
+        if (--countdown <= 0) {
+            heartbeat(); // after depth moved: a root join's own frame may be promoted at once (LZ8)
+        }
+        return d;
+    }
+
+    private void grow() {
+        int n = closures.length * 2;
+        closures = Arrays.copyOf(closures, n);
+        kinds = Arrays.copyOf(kinds, n);
+        promoted = Arrays.copyOf(promoted, n);
+        slotOf = Arrays.copyOf(slotOf, n);
+    }
+
+    /**
+     * A job starts on this worker (run from the work loop: injected, stolen, spawned, a promoted frame): its first join
+     * checks for a beat at once and promotes without waiting for the interval (LZ8: a root join of two long halves runs
+     * them in parallel; work that was stolen is big enough to share again).
+     */
+    public int jobStarting() {
+        beatDue = true;
+        countdown = 0;
+        return depth;
+    }
+
+    /**
+     * LZ9: a job that {@link #jobStarting} saw start at {@code startDepth} ended. Its joins all ended too, so the stack
+     * is back at {@code startDepth}; setting it again repairs what a join that overflowed the stack in its own
+     * bookkeeping could not (it ends with its frame still pushed). Then forgets the closures the job's joins left in
+     * frames above, so that a finished computation's data is not kept alive by a worker that stays idle (cleared here,
+     * once per job, rather than by a store per join). The stale entries are contiguous from the depth up (each join
+     * fills the frame just above the previous one), so the loop stops at the first empty frame.
+     */
+    public void jobEnded(int startDepth) {
+        depth = startDepth;
+        if (lo > startDepth) {
+            lo = startDepth;
+        }
+        Object[] cs = closures;
+        for (int i = startDepth; i < cs.length && cs[i] != null; i++) {
+            cs[i] = null;
+        }
+    }
+
+    /**
+     * LZ3, out of line: the countdown ran out. Reads the clock, adapts the period, and at a beat promotes. Never throws
+     * (a failed promotion is no promotion: LZ5), except a stack overflow of this call itself, before anything changed.
+     */
+    private void heartbeat() {
+        try {
+            long now = System.nanoTime();
+            if (beatDue) {
+                beatDue = false;
+                countdown = period; // a forced check says nothing about the grain: keep the period
+            } else {
+                period = Heartbeat.nextPeriod(period, now - lastClockNanos, intervalNanos);
+                countdown = period;
+                if (now - lastBeatNanos < intervalNanos) {
+                    lastClockNanos = now;
+                    return;
+                }
+            }
+            lastClockNanos = now;
+            lastBeatNanos = now;
+            if (lo < depth) {
+                promote();
+            }
+        } catch (Throwable promotionFailed) {
+            // LZ5: each promotion step completes or leaves the frame latent; a failure (out of memory making the job,
+            // a stack overflow in the protocol's call) costs only the parallelism. No call here: there may be no stack.
+        }
+    }
+
+    /**
+     * LZ5: promotes the oldest latent frames, as many as there are idle workers to take them (and free slots), then
+     * tells the sleep protocol, as for a push (LZ6).
+     */
+    private void promote() {
+        int idle = sleep.idleWorkersEstimate();
+        int made = 0;
+        while (made < idle && lo < depth) {
+            int s = slots.freeSlot();
+            if (s < 0) {
+                break;
+            }
+            int f = lo;
+            // The job is fresh (never reused: no thief can hold a dead frame, LZ7); allocating it may throw, before
+            // anything changed.
+            JoinJob job = kinds[f] == SUPPLIER ? JoinJob.of(owner, (Supplier<?>) closures[f])
+                    : JoinJob.of(owner, (Runnable) closures[f]);
+            promoted[f] = job;
+            slotOf[f] = s;
+            lo = f + 1;             // LZ1: the prefix grows by the oldest latent frame
+            slots.publish(s, job);  // volatile: the job's fields are visible to whoever takes it
+            made++;
+        }
+        if (made == 0) {
+            return;
+        }
+        PROMOTIONS.setOpaque(this, promotions + made); // opaque: single writer, statistics only
+        // LZ6: the slot stores, then a full fence, then the protocol reads its sleep counters (J5's poster side); a
+        // sleeper registers, fences, and its final check reads every worker's slots.
+        VarHandle.fullFence();
+        sleep.newInternalJobs(owner.index(), made, true); // a promotion is a new internal job (SPEC §7)
+        owner.registry().events().promotion(owner.index(), made, depth - lo);
+    }
+}
