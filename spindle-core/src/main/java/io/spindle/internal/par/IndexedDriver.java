@@ -61,7 +61,7 @@ final class IndexedDriver<S, D, A extends D> {
         }
         long mid = lo + (hi - lo) / 2;
         Thread forker = Thread.currentThread();
-        Pair<A, A> halves = pool.join(
+        Pair<A, A> halves = EagerJoin.join(pool,
                 () -> piece(lo, mid, halfBudget, false),
                 () -> piece(mid, hi, halfBudget, Thread.currentThread() != forker));
         return terminal.combine(halves.first(), halves.second());

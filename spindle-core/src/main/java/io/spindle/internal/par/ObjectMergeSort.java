@@ -1,6 +1,5 @@
 package io.spindle.internal.par;
 
-import io.spindle.Spindle;
 
 import java.lang.reflect.Array;
 import java.util.Arrays;
@@ -45,7 +44,7 @@ final class ObjectMergeSort {
             return;
         }
         int mid = (lo + hi) >>> 1;
-        Spindle.join(() -> sortRange(lo, mid, levels - 1, !intoBuf), () -> sortRange(mid, hi, levels - 1, !intoBuf));
+        EagerJoin.join(() -> sortRange(lo, mid, levels - 1, !intoBuf), () -> sortRange(mid, hi, levels - 1, !intoBuf));
         if (intoBuf) {
             merge(a, lo, mid, mid, hi, buf, lo);
         } else {
@@ -71,7 +70,7 @@ final class ObjectMergeSort {
             cut1 = firstAbove(src, lo1, hi1, src[cut2]);
         }
         int outCut = out + (cut1 - lo1) + (cut2 - lo2);
-        Spindle.join(() -> merge(src, lo1, cut1, lo2, cut2, dst, out),
+        EagerJoin.join(() -> merge(src, lo1, cut1, lo2, cut2, dst, out),
                 () -> merge(src, cut1, hi1, cut2, hi2, dst, outCut));
     }
 

@@ -69,7 +69,7 @@ final class SpliteratorDriver<T, D, A extends D> {
             if (prefix != null) {
                 long keyMid = splitKeys(keyLo, keyHi, prefix.estimateSize(), rest.estimateSize());
                 Thread forker = Thread.currentThread();
-                Pair<A, A> halves = pool.join(
+                Pair<A, A> halves = EagerJoin.join(pool,
                         () -> piece(prefix, keyLo, keyMid, halfBudget, false),
                         () -> piece(rest, keyMid, keyHi, halfBudget, Thread.currentThread() != forker));
                 return terminal.combine(halves.first(), halves.second());

@@ -8,8 +8,9 @@
  * <p><b>Sources and drivers.</b> An {@link IndexedSource} (ranges, arrays, random-access lists) splits by index, into
  * pieces of exact length; a {@link SpliteratorSource} (other collections, or a caller's spliterator, good for one
  * terminal operation) splits with {@code trySplit} on size estimates. Its driver ({@link IndexedDriver},
- * {@link SpliteratorDriver}) recurses: a piece either splits in two, forked with {@code ThreadPool.join}, or runs as a
- * leaf, one plain loop feeding its elements to its accumulator.
+ * {@link SpliteratorDriver}) recurses: a piece either splits in two, forked with an eager join ({@link EagerJoin}, on
+ * pools whose own joins are lazy too: a leaf loop makes no heartbeat check, so lazy halves would wait unshared), or runs
+ * as a leaf, one plain loop feeding its elements to its accumulator.
  *
  * <p><b>Splitting.</b> {@link Splitter} uses rayon's adaptive budget, not a fixed grain: the root's budget is the
  * thread count and each split gives both halves half of it; a piece whose budget is spent runs as a leaf. A second

@@ -1,0 +1,88 @@
+/**
+ * Lazy joins (SPEC §7, {@link io.spindle.JoinStrategy#LAZY}): a join's second half waits in a frame local to the
+ * worker and becomes stealable only when the worker promotes it at a heartbeat, so that a join nobody needs to share
+ * costs about a function call. The design follows Spice and Chili (per-worker latent jobs, oldest promoted first) and
+ * Forte (no heartbeat thread: the owner times itself); see {@code ../shared/anchors/heartbeat.md}.
+ *
+ * <h2>The pieces</h2>
+ * <ul>
+ *   <li>{@link io.spindle.internal.lazy.LazyJoin}: the join itself.</li>
+ *   <li>{@link io.spindle.internal.lazy.LazyWorker}: one per worker; the frame stack, the heartbeat, the promotion.</li>
+ *   <li>{@link io.spindle.internal.lazy.PromotionSlots}: the only state other threads touch: a few steal-only slots.</li>
+ *   <li>{@link io.spindle.internal.lazy.Heartbeat}: how often the owner reads the clock.</li>
+ * </ul>
+ * A promoted half is an ordinary {@link io.spindle.internal.join.JoinJob}, the eager join's job: a thief runs it and
+ * sets its latch, which wakes the owner through the sleep protocol (L1) as for an eager join.
+ *
+ * <h2>Invariants</h2>
+ * <dl>
+ *   <dt>LZ1 - the promoted frames are a prefix.</dt>
+ *   <dd>Frames {@code [0, depth)} are in use, one per join whose {@code a} (or whose wait for a stolen {@code b}) is on
+ *       the Java stack, innermost last. Frames {@code [0, lo)} are promoted, {@code [lo, depth)} latent, and
+ *       {@code lo <= depth} always: a promotion takes frame {@code lo} (the oldest latent one) and moves {@code lo} up
+ *       by one; a join leaving a promoted frame {@code d} sets {@code depth = lo = d}; a join leaving a latent frame
+ *       sets {@code depth = d} (and {@code lo <= d} held, or the frame would be promoted). So "was my frame promoted?"
+ *       is {@code d < lo}, and a promoted frame's job sits in {@code promoted[d]}.</dd>
+ *   <dt>LZ2 - who writes what.</dt>
+ *   <dd>The frames ({@code closures}, {@code kinds}, {@code promoted}, {@code slotOf}), {@code depth}, {@code lo} and
+ *       the heartbeat fields belong to the worker's thread: plain reads and writes, no fence, no atomic. Only the owner
+ *       promotes, so the owner's check needs no synchronization; only a thief needs a CAS (LZ7). Thieves never read a
+ *       frame: they see only the job a promotion made, which is never reused, so a frame can be reused the moment its
+ *       join leaves it, and no failure can leave a thief reading a dead frame.</dd>
+ *   <dt>LZ3 - the heartbeat costs nothing when idle.</dt>
+ *   <dd>No thread ticks. A join decrements a countdown; when it runs out the owner reads {@code System.nanoTime()}
+ *       and adapts the countdown's period so that it reads the clock about four times per interval (a few ns per join
+ *       gives a long period, coarse joins give period 1). A beat is a check at least one interval after the last
+ *       beat. An idle pool runs no join, so it reads no clock and burns no CPU.</dd>
+ *   <dt>LZ4 - promoted halves go beside the deque, not into it.</dt>
+ *   <dd>Each worker has {@link io.spindle.internal.lazy.PromotionSlots#SLOTS} steal-only slots. The owner's
+ *       Chase-Lev deque stays LIFO for its own spawns; a promoted half is the worker's oldest waiting work, which is
+ *       what a thief should get. Every search that steals (the idle loop's, a waiting join's, a scope's) looks at the
+ *       slots of each victim after its deque, and at its own slots after its own deque.</dd>
+ *   <dt>LZ5 - promote only when it can help, at most once per beat.</dt>
+ *   <dd>At a beat the owner asks the sleep protocol how many workers are idle
+ *       ({@link io.spindle.internal.sleep.SleepProtocol#idleWorkersEstimate()}: one load of its counters) and
+ *       promotes that many of its oldest latent frames at most (and no more than there are free slots), so a busy pool
+ *       pays one clock read per period and nothing else, and a pool of many sleepers ramps up in fewer beats. Each step
+ *       of a promotion either completes or leaves the frame latent: the job is allocated before any field changes, and
+ *       a failure (out of memory, a stack overflow in the protocol's call) is swallowed, costing only
+ *       parallelism.</dd>
+ *   <dt>LZ6 - a promotion is a new internal job, and is not slept through.</dt>
+ *   <dd>The owner publishes the job with a volatile store into a free slot, issues a full fence, and tells the
+ *       protocol ({@code newInternalJobs}: JEC's J1 counter bump and wake, the legacy tickle, HINT_PIPE's hint naming
+ *       the owner), which then reads its sleep counters. A sleeper registers, fences (J5), and its final check reads
+ *       every worker's slots ({@code WorkerThread.hasInjectedOrPrivateWork}). As for an injection, one of the two sees
+ *       the other. Beyond that a promoted half is never stranded anyway: its owner reclaims it (LZ7).</dd>
+ *   <dt>LZ7 - exactly one runs a promoted half.</dt>
+ *   <dd>The slot is emptied by CAS, by the owner reclaiming the job at the end of its {@code a} or by a thief (the
+ *       owner's own idle search included). The owner that wins runs {@code b} inline; the owner that loses waits for
+ *       the job's latch running other work (the thief sets it, waking the owner only if it sleeps on it: L1). While it
+ *       waits, frame {@code d} stays pushed and {@code lo == depth == d + 1}, so work it runs meanwhile starts a fresh
+ *       lazy region above it.</dd>
+ *   <dt>LZ8 - a job's first join checks for a beat at once.</dt>
+ *   <dd>A job started from the work loop (injected, stolen, spawned, a promoted half) has its next join check and
+ *       promote without waiting for the interval: a root join of two long halves on an idle pool runs them in
+ *       parallel, and work that was stolen proved big enough to share again (commonware's eager expansion).</dd>
+ *   <dt>LZ9 - a job ends with the stack as it found it.</dt>
+ *   <dd>Every join restores {@code depth} (and {@code lo}) to absolute values, so a join that threw in its own
+ *       bookkeeping (a stack overflow at the very edge, after its frame was pushed) is repaired by its enclosing join,
+ *       and at the latest by the end of the job ({@code WorkerThread.execute} restores the depth it saw at the start).
+ *       There the closures the job's joins left above are dropped, so an idle worker keeps no finished computation's
+ *       data alive.</dd>
+ * </dl>
+ *
+ * <h2>Failures</h2>
+ * SPEC §1's rules, as in the eager join: both closures always run; {@code a}'s failure wins, {@code b}'s is added as
+ * suppressed; a failure of a runtime step comes last. A latent {@code b} runs in the join's own frame, so nothing of
+ * the runtime stands between {@code a} and {@code b}. A promoted one follows the eager join's E3: the owner retries a
+ * failed step of its wait and throws the first failure after {@code b} ran; a stack overflow before a thief took the
+ * job cannot be retried at that depth, so the job is abandoned ({@link io.spindle.internal.join.JoinJob#ABANDONED},
+ * skipped by whoever takes it) and the join throws the overflow. The eager join's one residual race stays: a thief
+ * that took the job just before it was abandoned runs it after the join ended.
+ *
+ * <h2>What lazy joins do not do</h2>
+ * A worker promotes only at its joins: code that runs for a long time without joining (a long sequential leaf) shares
+ * nothing meanwhile. The parallel operations ({@code internal/par}) split adaptively with few, coarse joins and long
+ * leaves, which is exactly that case, so they keep eager joins (see {@code internal/par/package-info}).
+ */
+package io.spindle.internal.lazy;
