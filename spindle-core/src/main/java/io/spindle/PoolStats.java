@@ -81,9 +81,10 @@ public record PoolStats(long jobsExecuted, long steals, long injected, long slee
     /**
      * Returns the totals on the first line, then one line per worker, for example:
      * <pre>
-     * PoolStats[jobsExecuted=1201, steals=598, injected=3, sleeps=14, wakeups=12, queued=0, injectorQueued=0]
-     *   worker 0: jobsExecuted=604, steals=297, sleeps=7, wakeups=6, queued=0
-     *   worker 1: jobsExecuted=597, steals=301, sleeps=7, wakeups=6, queued=0
+     * PoolStats[jobsExecuted=1201, steals=598, injected=3, sleeps=14, wakeups=12, queued=0, injectorQueued=0,
+     *           promotions=40]
+     *   worker 0: jobsExecuted=604, steals=297, sleeps=7, wakeups=6, queued=0, promotions=22
+     *   worker 1: jobsExecuted=597, steals=301, sleeps=7, wakeups=6, queued=0, promotions=18
      * </pre>
      *
      * @return a readable multi-line summary

@@ -9,7 +9,9 @@ package io.spindle;
  * @param steals       jobs this worker took from another worker's deque
  * @param sleeps       times this worker blocked because it found no work
  * @param wakeups      times another thread woke this worker from blocking
- * @param queued       jobs waiting in this worker's deque and broadcast queue right now (a racy snapshot)
+ * @param queued       jobs waiting in this worker's deque, broadcast queue and promotion slots right now (a racy
+ *                     snapshot)
+ * @param promotions   join halves this worker's lazy joins made stealable at a heartbeat (SPEC §7); 0 with eager joins
  */
 public record WorkerStats(int index, long jobsExecuted, long steals, long sleeps, long wakeups, long queued,
                           long promotions) {
@@ -29,7 +31,7 @@ public record WorkerStats(int index, long jobsExecuted, long steals, long sleeps
     }
 
     /**
-     * Returns one line: {@code worker 3: jobsExecuted=604, steals=297, sleeps=7, wakeups=6, queued=0}.
+     * Returns one line: {@code worker 3: jobsExecuted=604, steals=297, sleeps=7, wakeups=6, queued=0, promotions=22}.
      *
      * @return a readable one-line summary
      */

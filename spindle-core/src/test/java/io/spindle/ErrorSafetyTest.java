@@ -62,6 +62,12 @@ class ErrorSafetyTest {
         } else {
             command.add("-Xmx64m");
         }
+        for (String property : new String[] {"spindle.joinStrategy", "spindle.heartbeatMicros"}) {
+            String value = System.getProperty(property); // the pom's extra executions: the child runs them too
+            if (value != null) {
+                command.add("-D" + property + "=" + value);
+            }
+        }
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(ErrorSafetyChild.class.getName());

@@ -259,13 +259,13 @@ class StatsTest {
             assertEquals(4, lines.size(), s.toString());
             assertTrue(lines.get(0).startsWith("PoolStats[jobsExecuted=" + s.jobsExecuted() + ", steals="),
                     lines.get(0));
-            assertTrue(lines.get(0).contains(", queued=" + s.queued() + ", injectorQueued=" + s.injectorQueued()),
-                    lines.get(0));
+            assertTrue(lines.get(0).contains(", queued=" + s.queued() + ", injectorQueued=" + s.injectorQueued()
+                    + ", promotions=" + s.promotions() + "]"), lines.get(0));
             for (int i = 0; i < 3; i++) {
                 WorkerStats w = s.workers().get(i);
                 assertEquals("  worker " + i + ": jobsExecuted=" + w.jobsExecuted() + ", steals=" + w.steals()
-                        + ", sleeps=" + w.sleeps() + ", wakeups=" + w.wakeups() + ", queued=" + w.queued(),
-                        lines.get(i + 1));
+                        + ", sleeps=" + w.sleeps() + ", wakeups=" + w.wakeups() + ", queued=" + w.queued()
+                        + ", promotions=" + w.promotions(), lines.get(i + 1));
             }
         }
     }

@@ -33,6 +33,7 @@ public final class LazyWorker {
     private final SleepProtocol sleep;
     final PromotionSlots slots = new PromotionSlots();
     private final long intervalNanos;
+    private final int threads;
 
     // --- the frame stack (LZ1, LZ2: owner only, plain) --------------------------------------------------------------
     /** Frame d's {@code b}: a Supplier or a Runnable, as {@link #kinds} says. */
@@ -61,6 +62,7 @@ public final class LazyWorker {
         this.owner = owner;
         this.sleep = sleep;
         this.intervalNanos = intervalNanos;
+        this.threads = owner.registry().config().threads();
         this.lastClockNanos = System.nanoTime();
         this.lastBeatNanos = lastClockNanos;
     }
@@ -137,7 +139,8 @@ public final class LazyWorker {
     private void heartbeat() {
         try {
             long now = System.nanoTime();
-            if (beatDue) {
+            boolean jobStart = beatDue;
+            if (jobStart) {
                 beatDue = false;
                 countdown = period; // a forced check says nothing about the grain: keep the period
             } else {
@@ -151,7 +154,7 @@ public final class LazyWorker {
             lastClockNanos = now;
             lastBeatNanos = now;
             if (lo < depth) {
-                promote();
+                promote(jobStart);
             }
         } catch (Throwable promotionFailed) {
             // LZ5: each promotion step completes or leaves the frame latent; a failure (out of memory making the job,
@@ -161,10 +164,15 @@ public final class LazyWorker {
 
     /**
      * LZ5: promotes the oldest latent frames, as many as there are idle workers to take them (and free slots), then
-     * tells the sleep protocol, as for a push (LZ6).
+     * tells the sleep protocol, as for a push (LZ6). At a job's first join (LZ8) one frame is promoted even if the
+     * protocol counts nobody idle: SLEEPY_WORKER and HINT_PIPE count only workers that are sleepy or registered to
+     * sleep, not those still searching, and the first half of a root join may run for long without another join.
      */
-    private void promote() {
+    private void promote(boolean jobStart) {
         int idle = sleep.idleWorkersEstimate();
+        if (jobStart && idle == 0 && threads > 1) {
+            idle = 1;
+        }
         int made = 0;
         while (made < idle && lo < depth) {
             int s = slots.freeSlot();

@@ -62,7 +62,10 @@
  *   <dt>LZ8 - a job's first join checks for a beat at once.</dt>
  *   <dd>A job started from the work loop (injected, stolen, spawned, a promoted half) has its next join check and
  *       promote without waiting for the interval: a root join of two long halves on an idle pool runs them in
- *       parallel, and work that was stolen proved big enough to share again (commonware's eager expansion).</dd>
+ *       parallel, and work that was stolen proved big enough to share again (commonware's eager expansion). This check
+ *       promotes one frame even if the protocol counts no idle worker (on a pool of two or more): SLEEPY_WORKER and
+ *       HINT_PIPE count only sleepy or registered sleepers, not workers still searching, and a root join's first half
+ *       may run long without another join.</dd>
  *   <dt>LZ9 - a job ends with the stack as it found it.</dt>
  *   <dd>Every join restores {@code depth} (and {@code lo}) to absolute values, so a join that threw in its own
  *       bookkeeping (a stack overflow at the very edge, after its frame was pushed) is repaired by its enclosing join,

@@ -1,0 +1,253 @@
+package io.spindle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.ref.WeakReference;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Lazy joins (SPEC §7) through the public API: what only a lazy pool does (promotion, its statistics, a root join's
+ * immediate share) and SPEC §1's semantics with frames promoted at every join (heartbeat 0, the stress setting). The
+ * whole behavioural suite also runs with lazy joins (the default) and with eager ones (see the pom).
+ */
+class LazyJoinTest {
+    private static final Duration DEADLINE = Duration.ofSeconds(60);
+
+    private static ThreadPool stressPool(TestPools.Config c) {
+        return c.builder().joinStrategy(JoinStrategy.LAZY).heartbeatInterval(Duration.ZERO).build();
+    }
+
+    static long fib(int n) {
+        if (n < 2) {
+            return n;
+        }
+        Pair<Long, Long> p = Spindle.join(() -> fib(n - 1), () -> fib(n - 2));
+        return p.first() + p.second();
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.spindle.TestPools#configs")
+    void resultsAreRightWhenEveryJoinMayPromote(TestPools.Config c) {
+        try (ThreadPool pool = stressPool(c)) {
+            for (int i = 0; i < 20; i++) {
+                long r = Watchdog.call(DEADLINE, () -> "fib on " + c + "\n" + pool, () -> pool.install(() -> fib(20)));
+                assertEquals(6765L, r);
+            }
+            if (c.threads() == 1) {
+                assertEquals(0L, pool.stats().promotions(), "a single worker never has an idle worker to share with");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.spindle.TestPools#configs")
+    void failuresFollowSpecOneWhenHalvesArePromoted(TestPools.Config c) {
+        try (ThreadPool pool = stressPool(c)) {
+            for (int i = 0; i < 50; i++) {
+                AtomicInteger bRuns = new AtomicInteger();
+                IllegalStateException failA = new IllegalStateException("a");
+                IllegalArgumentException failB = new IllegalArgumentException("b");
+                RuntimeException thrown = Watchdog.call(DEADLINE, () -> "join on " + c, () -> pool.install(() ->
+                        assertThrows(RuntimeException.class, () -> Spindle.join(() -> {
+                            fib(12); // joins inside a: beats that promote the outer b
+                            throw failA;
+                        }, () -> {
+                            bRuns.incrementAndGet();
+                            fib(10);
+                            throw failB;
+                        }))));
+                assertSame(failA, thrown, "a's failure wins");
+                assertEquals(1, bRuns.get(), "b ran exactly once");
+                assertEquals(1, thrown.getSuppressed().length);
+                assertSame(failB, thrown.getSuppressed()[0], "b's failure is suppressed into a's");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.spindle.TestPools#configs")
+    void eachHalfRunsExactlyOnceUnderPromotion(TestPools.Config c) {
+        try (ThreadPool pool = stressPool(c)) {
+            int leaves = 1 << 12;
+            AtomicInteger[] runs = new AtomicInteger[leaves];
+            for (int i = 0; i < leaves; i++) {
+                runs[i] = new AtomicInteger();
+            }
+            Watchdog.run(DEADLINE, () -> "tree on " + c + "\n" + pool, () -> pool.install(() -> {
+                visit(runs, 0, leaves);
+                return null;
+            }));
+            for (int i = 0; i < leaves; i++) {
+                assertEquals(1, runs[i].get(), "leaf " + i);
+            }
+        }
+    }
+
+    private static void visit(AtomicInteger[] runs, int lo, int hi) {
+        if (hi - lo == 1) {
+            runs[lo].incrementAndGet();
+            return;
+        }
+        int mid = (lo + hi) >>> 1;
+        Spindle.join(() -> visit(runs, lo, mid), () -> visit(runs, mid, hi));
+    }
+
+    /**
+     * SPEC §7: a root join checks at once, and a's own joins keep checking, so b is shared while a runs: here a cannot
+     * end before b started elsewhere. On an eager pool the same holds trivially; on a lazy pool that never promoted,
+     * the watchdog turns the wait into a failure.
+     */
+    @ParameterizedTest
+    @EnumSource(SleepStrategy.class)
+    void aRootJoinsSecondHalfIsSharedWhileTheFirstKeepsJoining(SleepStrategy s) throws Exception {
+        try (ThreadPool pool = ThreadPool.builder().threads(2).sleepStrategy(s).joinStrategy(JoinStrategy.LAZY)
+                .build()) {
+            CountDownLatch bStarted = new CountDownLatch(1);
+            AtomicReference<Thread> bThread = new AtomicReference<>();
+            Thread aThread = Watchdog.call(DEADLINE, () -> "root join on " + s + "\n" + pool, () -> pool.install(() -> {
+                AtomicReference<Thread> a = new AtomicReference<>();
+                Spindle.join(() -> {
+                    a.set(Thread.currentThread());
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(50);
+                    while (bStarted.getCount() > 0 && System.nanoTime() < deadline) {
+                        Spindle.join(() -> { }, () -> { }); // latent inner joins: each may be a beat
+                    }
+                }, () -> {
+                    bThread.set(Thread.currentThread());
+                    bStarted.countDown();
+                });
+                return a.get();
+            }));
+            assertEquals(0, bStarted.getCount(), "b never started while a ran: nothing was promoted");
+            assertNotEquals(aThread, bThread.get(), "b ran on the other worker");
+            assertTrue(pool.stats().promotions() >= 1, pool.stats().toString());
+        }
+    }
+
+    @Test
+    void eagerPoolsPromoteNothing() {
+        try (ThreadPool pool = ThreadPool.builder().threads(2).joinStrategy(JoinStrategy.EAGER).build()) {
+            assertEquals(JoinStrategy.EAGER, pool.joinStrategy());
+            assertEquals(832040L, pool.install(() -> fib(30)));
+            assertEquals(0L, pool.stats().promotions());
+            assertTrue(pool.stats().workers().stream().allMatch(w -> w.promotions() == 0));
+        }
+    }
+
+    @Test
+    void promotionsAreCountedPerWorkerAndInTotal() {
+        try (ThreadPool pool = ThreadPool.builder().threads(2).heartbeatInterval(Duration.ZERO).build()) {
+            assertEquals(JoinStrategy.LAZY, pool.joinStrategy());
+            for (int i = 0; i < 20; i++) {
+                pool.install(() -> fib(22));
+            }
+            PoolStats s = pool.stats();
+            assertEquals(s.workers().stream().mapToLong(WorkerStats::promotions).sum(), s.promotions());
+            assertTrue(s.toString().contains("promotions="), s.toString());
+        }
+    }
+
+    /** LZ9: a worker that goes idle keeps no closure of a finished join alive. */
+    @ParameterizedTest
+    @EnumSource(JoinStrategy.class)
+    void finishedJoinsLeaveNothingReachable(JoinStrategy js) throws Exception {
+        try (ThreadPool pool = ThreadPool.builder().threads(1).joinStrategy(js).build()) {
+            WeakReference<Object> ref = pool.install(() -> {
+                Object big = new byte[1 << 20];
+                WeakReference<Object> r = new WeakReference<>(big);
+                deepJoins(100, big); // deeper than the initial frame stack: it grows
+                return r;
+            });
+            for (int i = 0; i < 50 && ref.get() != null; i++) {
+                System.gc();
+                Thread.sleep(20);
+            }
+            assertNull(ref.get(), "a closure of a finished join is still reachable");
+        }
+    }
+
+    private static void deepJoins(int depth, Object captured) {
+        if (depth == 0) {
+            return;
+        }
+        Spindle.join(() -> deepJoins(depth - 1, captured), () -> captured.hashCode());
+    }
+
+    @Test
+    void builderChecksTheHeartbeatInterval() {
+        ThreadPool.Builder b = ThreadPool.builder();
+        IllegalArgumentException neg = assertThrows(IllegalArgumentException.class,
+                () -> b.heartbeatInterval(Duration.ofNanos(-1)));
+        assertTrue(neg.getMessage().contains("PT-0.000000001S"), neg.getMessage());
+        IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class,
+                () -> b.heartbeatInterval(Duration.ofSeconds(2)));
+        assertTrue(tooLong.getMessage().contains("PT2S"), tooLong.getMessage());
+        assertThrows(NullPointerException.class, () -> b.heartbeatInterval(null));
+        assertThrows(NullPointerException.class, () -> b.joinStrategy(null));
+    }
+
+    @Test
+    void systemPropertiesSetTheDefaultsAndBadValuesAreNamed() {
+        String oldJoin = System.getProperty("spindle.joinStrategy");
+        String oldBeat = System.getProperty("spindle.heartbeatMicros");
+        try {
+            System.setProperty("spindle.joinStrategy", "Eager");
+            try (ThreadPool pool = ThreadPool.builder().threads(1).build()) {
+                assertEquals(JoinStrategy.EAGER, pool.joinStrategy());
+            }
+            System.setProperty("spindle.joinStrategy", "sometimes");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> ThreadPool.builder().threads(1).build());
+            assertTrue(e.getMessage().contains("spindle.joinStrategy") && e.getMessage().contains("sometimes"),
+                    e.getMessage());
+            System.setProperty("spindle.joinStrategy", "lazy");
+            System.setProperty("spindle.heartbeatMicros", "-5");
+            e = assertThrows(IllegalArgumentException.class, () -> ThreadPool.builder().threads(1).build());
+            assertTrue(e.getMessage().contains("spindle.heartbeatMicros") && e.getMessage().contains("-5"),
+                    e.getMessage());
+            System.setProperty("spindle.heartbeatMicros", "30");
+            try (ThreadPool pool = ThreadPool.builder().threads(1).build()) {
+                assertEquals(JoinStrategy.LAZY, pool.joinStrategy());
+            }
+        } finally {
+            restore("spindle.joinStrategy", oldJoin);
+            restore("spindle.heartbeatMicros", oldBeat);
+        }
+    }
+
+    private static void restore(String key, String value) {
+        if (value == null) {
+            System.clearProperty(key);
+        } else {
+            System.setProperty(key, value);
+        }
+    }
+
+    /** A long a with no joins at all shares nothing (the documented limit), yet the join still completes. */
+    @Test
+    void aJoinWhoseFirstHalfNeverJoinsStillRunsBoth() {
+        try (ThreadPool pool = ThreadPool.builder().threads(2).build()) {
+            AtomicBoolean ranB = new AtomicBoolean();
+            pool.install(() -> {
+                Spindle.join(() -> fib(15), () -> ranB.set(true));
+                return null;
+            });
+            assertTrue(ranB.get());
+        }
+    }
+}
