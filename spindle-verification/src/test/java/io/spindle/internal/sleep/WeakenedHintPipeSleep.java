@@ -556,6 +556,11 @@ final class WeakenedHintPipeSleep implements SleepProtocol {
     }
 
     @Override
+    public int idleWorkersEstimate() {
+        return Math.max(0, sleepers); // as HintPipeSleep: not weakened
+    }
+
+    @Override
     public boolean isAtRest() {
         throw new UnsupportedOperationException("the jcstress tests never ask a weakened protocol whether it rests");
     }

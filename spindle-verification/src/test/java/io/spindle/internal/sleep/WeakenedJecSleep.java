@@ -229,6 +229,11 @@ final class WeakenedJecSleep implements SleepProtocol {
     }
 
     @Override
+    public int idleWorkersEstimate() {
+        return JecCounters.inactiveThreads(counters.load()); // as JecSleep: not weakened
+    }
+
+    @Override
     public boolean isAtRest() {
         throw new UnsupportedOperationException("the jcstress tests never ask a weakened protocol whether it rests");
     }

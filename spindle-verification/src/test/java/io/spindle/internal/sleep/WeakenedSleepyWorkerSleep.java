@@ -206,6 +206,12 @@ final class WeakenedSleepyWorkerSleep implements SleepProtocol {
     }
 
     @Override
+    public int idleWorkersEstimate() {
+        long s = state; // as SleepyWorkerSleep: not weakened
+        return s == 0L ? 0 : (s & 1L) != 0L ? counts.length - 1 : 1;
+    }
+
+    @Override
     public boolean isAtRest() {
         throw new UnsupportedOperationException("the jcstress tests never ask a weakened protocol whether it rests");
     }
