@@ -140,6 +140,16 @@ class LazyJoinTest {
     }
 
     @Test
+    void theDefaultIsLazyUnlessThePropertySaysOtherwise() {
+        try (ThreadPool pool = ThreadPool.builder().threads(1).build()) {
+            String property = System.getProperty("spindle.joinStrategy");
+            JoinStrategy expected = property == null || property.equalsIgnoreCase("lazy") ? JoinStrategy.LAZY
+                    : JoinStrategy.EAGER;
+            assertEquals(expected, pool.joinStrategy());
+        }
+    }
+
+    @Test
     void eagerPoolsPromoteNothing() {
         try (ThreadPool pool = ThreadPool.builder().threads(2).joinStrategy(JoinStrategy.EAGER).build()) {
             assertEquals(JoinStrategy.EAGER, pool.joinStrategy());
@@ -151,8 +161,8 @@ class LazyJoinTest {
 
     @Test
     void promotionsAreCountedPerWorkerAndInTotal() {
-        try (ThreadPool pool = ThreadPool.builder().threads(2).heartbeatInterval(Duration.ZERO).build()) {
-            assertEquals(JoinStrategy.LAZY, pool.joinStrategy());
+        try (ThreadPool pool = ThreadPool.builder().threads(2).joinStrategy(JoinStrategy.LAZY)
+                .heartbeatInterval(Duration.ZERO).build()) {
             for (int i = 0; i < 20; i++) {
                 pool.install(() -> fib(22));
             }
@@ -241,7 +251,7 @@ class LazyJoinTest {
     /** A long a with no joins at all shares nothing (the documented limit), yet the join still completes. */
     @Test
     void aJoinWhoseFirstHalfNeverJoinsStillRunsBoth() {
-        try (ThreadPool pool = ThreadPool.builder().threads(2).build()) {
+        try (ThreadPool pool = ThreadPool.builder().threads(2).joinStrategy(JoinStrategy.LAZY).build()) {
             AtomicBoolean ranB = new AtomicBoolean();
             pool.install(() -> {
                 Spindle.join(() -> fib(15), () -> ranB.set(true));
