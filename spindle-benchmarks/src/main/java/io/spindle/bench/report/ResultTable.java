@@ -48,8 +48,9 @@ public final class ResultTable {
 
     /** @param poolOrder the column order (the run order); pools without any row are left out */
     public ResultTable(List<Row> rows, List<String> poolOrder) {
-        // the pools' rows make the lines, a line per size; the sequential row (1 thread whatever --threads is)
-        // joins the first line of its metric, which is the --threads one in the runner's row order
+        // the pools' rows make the lines, a line per size; the sequential row (1 thread whatever --threads is) is
+        // the baseline at every pool size, so it joins every line of its metric (a workload measured at more than
+        // one size has several), or makes one of its own where there is none
         Map<String, Map<String, Row>> grouped = new LinkedHashMap<>();
         for (Row r : rows) {
             if (isSequential(r)) continue;
@@ -59,9 +60,9 @@ public final class ResultTable {
         for (Row r : rows) {
             if (!isSequential(r)) continue;
             String prefix = r.workload() + "\u0000" + r.metric() + "\u0000";
-            String key = grouped.keySet().stream().filter(k -> k.startsWith(prefix)).findFirst()
-                    .orElse(prefix + r.threads());
-            grouped.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(r.pool(), r);
+            List<String> keys = grouped.keySet().stream().filter(k -> k.startsWith(prefix)).toList();
+            if (keys.isEmpty()) keys = List.of(prefix + r.threads());
+            for (String key : keys) grouped.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(r.pool(), r);
         }
         lines = new ArrayList<>();
         grouped.forEach((key, byPool) -> {

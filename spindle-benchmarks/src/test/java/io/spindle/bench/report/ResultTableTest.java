@@ -58,6 +58,23 @@ class ResultTableTest {
     }
 
     @Test
+    void theSequentialRowJoinsEveryPoolSizeOfItsMetric() {
+        // a join workload at --threads 2 and --join-threads 1, in the runner's row order
+        List<Row> rows = List.of(
+                row("fib-naive", "spindle-jec", 2, "time_ms", 60),
+                row("fib-naive", "fjp", 2, "time_ms", 100),
+                row("fib-naive", "sequential", 1, "time_ms", 20),
+                row("fib-naive", "spindle-jec", 1, "time_ms", 40),
+                row("fib-naive", "fjp", 1, "time_ms", 200));
+        ResultTable t = new ResultTable(rows, POOLS);
+        assertEquals(List.of("2: 60.0 100.0 20.0", "1: 40.0 200.0 20.0"), t.lines().stream()
+                .map(l -> l.threads() + ": " + String.join(" ", POOLS.stream()
+                        .map(p -> String.valueOf(l.row(p).orElseThrow().median())).toList()))
+                .toList());
+        assertEquals(Optional.of(0.2), t.lines().get(1).ratio("spindle-jec"));
+    }
+
+    @Test
     void theSequentialRowAloneMakesALineAtOneThread() {
         ResultTable t = new ResultTable(List.of(row("fib-naive", "sequential", 1, "time_ms", 150)), POOLS);
         assertEquals(1, t.lines().size());
