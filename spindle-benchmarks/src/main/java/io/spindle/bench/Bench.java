@@ -39,11 +39,15 @@ final class Bench {
         w.setUp();
         List<SizedTarget> all = new ArrayList<>();
         try {
-            for (PoolKind k : contenders) all.add(new SizedTarget(Target.open(k, options.threads()), false));
+            for (PoolKind k : contenders) {
+                all.add(new SizedTarget(Target.open(k, options.threads(), options.heartbeat()), false));
+            }
             // size by size, so that each size's pools follow each other as the --threads ones do
             for (int n : options.lightThreadsBesideThreads()) {
                 for (PoolKind k : contenders) {
-                    if (lightThreads(w, k, options).contains(n)) all.add(new SizedTarget(Target.open(k, n), true));
+                    if (lightThreads(w, k, options).contains(n)) {
+                        all.add(new SizedTarget(Target.open(k, n, options.heartbeat()), true));
+                    }
                 }
             }
             warmUp(index, w, all);

@@ -1,9 +1,12 @@
 package io.spindle.bench;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The command line of bin/spindle-bench.
@@ -12,10 +15,11 @@ import java.util.List;
  * @param pools        the contenders in run order
  * @param lightThreads the pool sizes at which the light loads are measured too, besides {@code threads} (empty:
  *                     none); see {@link #lightThreadsBesideThreads()}
+ * @param heartbeatMicros the heartbeat interval of the lazy-join Spindle pools, in µs; empty: the library's default
  */
 public record Options(boolean quick, int threads, List<Integer> lightThreads, List<String> only,
                       List<PoolKind> pools, Path out, int runs, int warmup, int warmupMillis, boolean orderCheck,
-                      boolean jvmPerPool) {
+                      boolean jvmPerPool, OptionalInt heartbeatMicros) {
 
     /** Default of {@code --warmup-ms} for full runs: enough for C2 to finish the recursive join code on 2 cores. */
     public static final int DEFAULT_WARMUP_MILLIS = 2_000;
@@ -25,6 +29,9 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
      * asleep is hardest and an idle pool's overhead shows most (issue 13).
      */
     public static final List<Integer> DEFAULT_LIGHT_THREADS = List.of(8);
+
+    /** The range of {@code --heartbeat-micros}: that of {@code ThreadPool.Builder.heartbeatInterval}, 0..1 s. */
+    public static final int MAX_HEARTBEAT_MICROS = 1_000_000;
 
     private static final int MAX_THREADS = 1024;
 
@@ -38,9 +45,9 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
     }
 
     public static final String USAGE = """
-            usage: spindle-bench [--quick] [--threads N] [--light-threads M,..|none] [--only a,b] [--pools p,q]
-                                 [--out DIR] [--runs K] [--warmup W] [--warmup-ms T] [--order-check]
-                                 [--jvm-per-pool]
+            usage: spindle-bench [--quick] [--threads N] [--light-threads M,..|none] [--heartbeat-micros H]
+                                 [--only a,b] [--pools p,q] [--out DIR] [--runs K] [--warmup W] [--warmup-ms T]
+                                 [--order-check] [--jvm-per-pool]
               --quick        smaller sizes and fewer runs: the whole run in under 3 minutes on 2 cores
               --threads N    workers of every Spindle pool and of the ForkJoinPool (default: available processors;
                              sparse's threads_woken_per_job always uses 8, oversubscribed 4 pools of 2)
@@ -48,9 +55,15 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
                              the light loads (noop-1ms, noop-10ms, sparse) get rows at these pool sizes too,
                              measured in the same interleaved runs as their --threads rows (default 8, which
                              oversubscribes a small machine on purpose; none: only at --threads)
+              --heartbeat-micros H
+                             the heartbeat interval of every lazy-join Spindle pool (all spindle-* but
+                             spindle-jec-eager), 0..1000000 µs (default: the library's, 100 µs unless
+                             -Dspindle.heartbeatMicros is given); the reports' header records it
               --only a,b     run only these workloads (default: all), e.g. --only fib-naive,sparse
-              --pools p,q    contenders, in this run order (default: spindle-jec,spindle-sleepy,spindle-hint,fjp,
-                             sequential); Spindle strategies this build does not implement are skipped with a note
+              --pools p,q    contenders, in this run order (default: spindle-jec,spindle-jec-eager,spindle-sleepy,
+                             spindle-hint,fjp,sequential); spindle-* use the library's default join strategy
+                             (lazy), spindle-jec-eager is spindle-jec with JoinStrategy.EAGER; Spindle strategies
+                             this build does not implement are skipped with a note
               --out DIR      where results.json, report.md and report.html go (default: bench-results)
               --runs K       measured runs per workload and pool (default 5; 3 with --quick)
               --warmup W     warm-up runs first, not counted (default 3; 1 with --quick)
@@ -74,6 +87,7 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
         boolean jvmPerPool = false;
         int threads = Runtime.getRuntime().availableProcessors();
         List<Integer> lightThreads = DEFAULT_LIGHT_THREADS;
+        OptionalInt heartbeatMicros = OptionalInt.empty();
         List<String> only = List.of();
         List<PoolKind> pools = Arrays.asList(PoolKind.values());
         Path out = Path.of("bench-results");
@@ -88,6 +102,8 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
                 case "--jvm-per-pool" -> jvmPerPool = true;
                 case "--threads" -> threads = intValue(args, ++i, 1, MAX_THREADS);
                 case "--light-threads" -> lightThreads = sizes(args, ++i);
+                case "--heartbeat-micros" -> heartbeatMicros = OptionalInt.of(intValue(args, ++i, 0,
+                        MAX_HEARTBEAT_MICROS));
                 case "--runs" -> runs = intValue(args, ++i, 1, 1000);
                 case "--warmup" -> warmup = intValue(args, ++i, 0, 1000);
                 case "--warmup-ms" -> warmupMillis = intValue(args, ++i, 0, 600_000);
@@ -101,12 +117,18 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
         if (warmup < 0) warmup = quick ? 1 : 3;
         if (warmupMillis < 0) warmupMillis = quick ? 0 : DEFAULT_WARMUP_MILLIS;
         return new Options(quick, threads, lightThreads, only, pools, out, runs, warmup, warmupMillis, orderCheck,
-                jvmPerPool);
+                jvmPerPool, heartbeatMicros);
     }
 
     /** @return the {@code --light-threads} sizes other than {@code --threads}: the light loads' extra pool sizes */
     public List<Integer> lightThreadsBesideThreads() {
         return lightThreads.stream().filter(n -> n != threads).toList();
+    }
+
+    /** @return {@code --heartbeat-micros} as a duration, or empty for the library's default */
+    public Optional<Duration> heartbeat() {
+        return heartbeatMicros.isPresent() ? Optional.of(Duration.ofNanos(heartbeatMicros.getAsInt() * 1_000L))
+                : Optional.empty();
     }
 
     /** @return whether {@code args} asks for the usage text */

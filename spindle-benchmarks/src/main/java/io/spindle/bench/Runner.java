@@ -1,5 +1,6 @@
 package io.spindle.bench;
 
+import io.spindle.JoinStrategy;
 import io.spindle.bench.report.HtmlReport;
 import io.spindle.bench.report.MarkdownReport;
 import io.spindle.bench.report.ResultTable;
@@ -17,6 +18,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -62,10 +64,12 @@ public final class Runner {
                 pools.add(k);
             }
         }
+        String joins = joinsNote(pools, o);
         progress.note(String.format("spindle-bench: %s run, %d workloads x %s, %d threads%s, %d runs after %d warm-up"
                 + " (and at least %d ms of warm-up per pool)",
                 o.quick() ? "quick" : "full", workloads.size(), pools.stream().map(PoolKind::id).toList(),
                 o.threads(), o.lightThreadsNote(), o.runs(), o.warmup(), o.warmupMillis()));
+        if (!joins.isEmpty()) progress.note("spindle-bench: " + joins.replace("`", ""));
 
         Bench bench = new Bench(o, progress);
         List<Row> rows = new ArrayList<>();
@@ -96,7 +100,8 @@ public final class Runner {
         if (order != null) progress.note("order check: " + order.summary());
 
         List<String> poolIds = pools.stream().map(PoolKind::id).toList();
-        RunInfo info = new RunInfo(o, "bin/spindle-bench " + String.join(" ", args), poolIds, skipped, descriptions,
+        RunInfo info = new RunInfo(o, "bin/spindle-bench " + String.join(" ", args), poolIds, skipped, joins,
+                descriptions,
                 (System.nanoTime() - start) / 1e9, order);
         ResultTable table = new ResultTable(rows, poolIds);
         System.out.print(TablePrinter.render(table));
@@ -109,6 +114,37 @@ public final class Runner {
         }
         progress.note(String.format("spindle-bench: wrote results.json, report.md, report.html and the ratio charts "
                 + "(ratios-*.svg) to %s in %.0f s", o.out(), info.seconds()));
+    }
+
+    /**
+     * @return for the reports' header: the join strategy each Spindle pool of the run really has (asked of a pool
+     *         built as the runner builds them, since the library's default can be changed by a system property),
+     *         and the heartbeat of the lazy ones; empty without Spindle pools
+     */
+    static String joinsNote(List<PoolKind> pools, Options o) {
+        List<String> each = new ArrayList<>();
+        boolean anyLazy = false;
+        for (PoolKind k : pools) {
+            if (!k.isSpindle()) continue;
+            JoinStrategy s;
+            try (Target t = Target.open(k, 1, o.heartbeat())) {
+                s = t.spindle().joinStrategy();
+            }
+            anyLazy |= s == JoinStrategy.LAZY;
+            each.add("`" + k.id() + "` " + s.name().toLowerCase(Locale.ROOT));
+        }
+        if (each.isEmpty()) return "";
+        String note = "Joins: " + String.join(", ", each);
+        if (anyLazy) note += "; heartbeat of the lazy pools: " + heartbeatNote(o);
+        return note + ".";
+    }
+
+    /** @return the heartbeat interval the lazy pools run with, and where it comes from */
+    static String heartbeatNote(Options o) {
+        if (o.heartbeatMicros().isPresent()) return o.heartbeatMicros().getAsInt() + " µs (`--heartbeat-micros`)";
+        String property = System.getProperty("spindle.heartbeatMicros");
+        if (property != null) return property.trim() + " µs (`-Dspindle.heartbeatMicros`)";
+        return "the library's default (100 µs)";
     }
 
     /** @throws Options.UsageException naming the known workloads if one in {@code only} is unknown */

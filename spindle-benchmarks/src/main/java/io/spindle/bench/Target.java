@@ -2,6 +2,8 @@ package io.spindle.bench;
 
 import io.spindle.ThreadPool;
 
+import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
@@ -16,11 +18,13 @@ public final class Target implements AutoCloseable {
     private final int threads;
     private final ThreadPool spindle;
     private final ForkJoinPool fjp;
+    private final Optional<Duration> heartbeat;
     private final WorkerCpu cpu = new WorkerCpu();
 
-    private Target(PoolKind kind, int threads) {
+    private Target(PoolKind kind, int threads, Optional<Duration> heartbeat) {
         this.kind = kind;
         this.threads = kind == PoolKind.SEQUENTIAL ? 1 : threads;
+        this.heartbeat = heartbeat;
         switch (kind) {
             case FJP -> {
                 spindle = null;
@@ -36,17 +40,40 @@ public final class Target implements AutoCloseable {
             }
             default -> {
                 fjp = null;
-                spindle = ThreadPool.builder().threads(threads).sleepStrategy(kind.strategy())
+                ThreadPool.Builder b = ThreadPool.builder().threads(threads).sleepStrategy(kind.strategy())
                         .threadName(i -> "bench-" + kind.id() + "-" + i)
-                        .onThreadStart(i -> cpu.record(Thread.currentThread()))
-                        .build();
+                        .onThreadStart(i -> cpu.record(Thread.currentThread()));
+                kind.joinStrategy().ifPresent(b::joinStrategy);
+                if (kind.takesHeartbeat()) heartbeat.ifPresent(b::heartbeatInterval);
+                spindle = b.build();
             }
         }
     }
 
-    /** Opens a contender of {@code kind} with {@code threads} workers (ignored for the sequential one). */
+    /**
+     * Opens a contender of {@code kind} with {@code threads} workers (ignored for the sequential one), at the
+     * library's default heartbeat.
+     */
     public static Target open(PoolKind kind, int threads) {
-        return new Target(kind, threads);
+        return new Target(kind, threads, Optional.empty());
+    }
+
+    /**
+     * Opens a contender of {@code kind} with {@code threads} workers (ignored for the sequential one).
+     *
+     * @param heartbeat the heartbeat interval of a lazy-join Spindle pool ({@link PoolKind#takesHeartbeat()}); empty:
+     *                  the library's default; ignored by the other kinds
+     */
+    public static Target open(PoolKind kind, int threads, Optional<Duration> heartbeat) {
+        return new Target(kind, threads, heartbeat);
+    }
+
+    /**
+     * Opens another contender like this one (same kind, same heartbeat) with {@code threads} workers: for workloads
+     * that need pools of a size of their own (sparse's wake-up count, oversubscribed's pools of 2).
+     */
+    public Target sibling(int threads) {
+        return new Target(kind, threads, heartbeat);
     }
 
     public PoolKind kind() {

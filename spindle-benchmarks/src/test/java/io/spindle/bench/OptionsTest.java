@@ -3,7 +3,10 @@ package io.spindle.bench;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -22,6 +25,32 @@ class OptionsTest {
         assertEquals(3, o.warmup());
         assertEquals(Options.DEFAULT_WARMUP_MILLIS, o.warmupMillis());
         assertEquals(List.of(8), o.lightThreads());
+        assertEquals(OptionalInt.empty(), o.heartbeatMicros());
+        assertEquals(Optional.empty(), o.heartbeat());
+    }
+
+    @Test
+    void everySpindleKindButTheEagerOneTakesTheHeartbeat() {
+        assertEquals(List.of(PoolKind.SPINDLE_JEC, PoolKind.SPINDLE_JEC_EAGER, PoolKind.SPINDLE_SLEEPY,
+                PoolKind.SPINDLE_HINT, PoolKind.FJP, PoolKind.SEQUENTIAL), List.of(PoolKind.values()));
+        for (PoolKind k : PoolKind.values()) {
+            assertEquals(k.isSpindle() && k != PoolKind.SPINDLE_JEC_EAGER, k.takesHeartbeat(), k.id());
+        }
+        assertEquals(PoolKind.SPINDLE_JEC_EAGER, PoolKind.byId("spindle-jec-eager"));
+        assertEquals(Optional.of(io.spindle.JoinStrategy.EAGER), PoolKind.SPINDLE_JEC_EAGER.joinStrategy());
+        assertEquals(Optional.empty(), PoolKind.SPINDLE_JEC.joinStrategy()); // the library's default
+    }
+
+    @Test
+    void heartbeatMicrosIsADurationInTheBuildersRange() {
+        assertEquals(Optional.of(Duration.ofNanos(30_000)), Options.parse("--heartbeat-micros", "30").heartbeat());
+        assertEquals(Optional.of(Duration.ZERO), Options.parse("--heartbeat-micros", "0").heartbeat());
+        assertEquals(Optional.of(Duration.ofSeconds(1)), Options.parse("--heartbeat-micros", "1000000").heartbeat());
+        for (String bad : new String[] {"-1", "1000001", "30us", ""}) {
+            var e = assertThrows(Options.UsageException.class, () -> Options.parse("--heartbeat-micros", bad));
+            assertTrue(e.getMessage().contains("--heartbeat-micros"), e.getMessage());
+        }
+        assertThrows(Options.UsageException.class, () -> Options.parse("--heartbeat-micros"));
     }
 
     @Test

@@ -29,6 +29,7 @@ final class Notes {
         String s = "Pools, in run order: " + String.join(", ", info.pools().stream().map(p -> "`" + p + "`").toList())
                 + ".";
         if (!info.skipped().isEmpty()) s += " Skipped: " + String.join("; ", info.skipped()) + ".";
+        if (!info.joins().isEmpty()) s += " " + info.joins();
         return s;
     }
 
@@ -54,6 +55,9 @@ final class Notes {
                         + "interleaved rounds, and get a row per size: an idle pool's cost grows with the workers it "
                         + "keeps asleep, and 8 workers on a smaller machine are oversubscribed on purpose. "
                         + "Spindle÷FJP always divides medians at the same `thr`.",
+                "`spindle-*` pools use the library's default join strategy (lazy, SPEC §7) and the heartbeat of "
+                        + "`--heartbeat-micros` (else the library's); `spindle-jec-eager` is `spindle-jec` with "
+                        + "`JoinStrategy.EAGER`, in the same rounds.",
                 "The Spindle version calls `pool.install(...)` and uses `Spindle.join` inside; the ForkJoinPool "
                         + "version is idiomatic `RecursiveTask` / `RecursiveAction` (`fork`/`compute`/`join`, "
                         + "`invokeAll`) through `invoke`, or `execute` for single tasks, on a `ForkJoinPool` of the "

@@ -49,7 +49,7 @@ final class Oversubscribed implements Workload {
     public List<Value> run(Target t, boolean warmup) {
         List<Target> pools = new ArrayList<>();
         try {
-            for (int i = 0; i < POOLS; i++) pools.add(Target.open(t.kind(), THREADS));
+            for (int i = 0; i < POOLS; i++) pools.add(t.sibling(THREADS));
             long nanos = raceAll(pools);
             return List.of(new Value(Metric.TIME_MS, t.kind() == PoolKind.SEQUENTIAL ? 1 : THREADS, nanos / 1e6));
         } finally {

@@ -57,7 +57,7 @@ final class Sparse implements Workload {
     public List<Value> run(Target t, boolean warmup) {
         List<Value> values = new ArrayList<>(load(t, warmup));
         if (t.kind().isSpindle() && !warmup) {
-            double woken = wokenPerJob(t.kind(), TimeUnit.MILLISECONDS.toNanos(wakeWindowMillis));
+            double woken = wokenPerJob(t, TimeUnit.MILLISECONDS.toNanos(wakeWindowMillis));
             values.add(new Value(Metric.THREADS_WOKEN_PER_JOB, WAKE_POOL_THREADS, woken));
         }
         return values;
@@ -78,8 +78,9 @@ final class Sparse implements Workload {
                 new Value(Metric.LATENCY_P99_US, t.threads(), Stats.percentile(o.latencies(), 99) / 1e3));
     }
 
-    private static double wokenPerJob(PoolKind kind, long window) {
-        try (Target wide = Target.open(kind, WAKE_POOL_THREADS)) {
+    /** The load on a pool like {@code t} (same kind and heartbeat) of {@link #WAKE_POOL_THREADS} workers. */
+    private static double wokenPerJob(Target t, long window) {
+        try (Target wide = t.sibling(WAKE_POOL_THREADS)) {
             long before = wide.spindle().stats().wakeups();
             PeriodicLoad.Outcome o = PeriodicLoad.run(wide, PERIOD_NANOS, window, TASK_NANOS);
             return (wide.spindle().stats().wakeups() - before) / (double) o.tasks();

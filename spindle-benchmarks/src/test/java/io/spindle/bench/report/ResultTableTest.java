@@ -100,7 +100,7 @@ class ResultTableTest {
 
     @Test
     void theMarkdownReportShowsTheSpreadOfBothPoolSizes() {
-        RunInfo info = new RunInfo(Options.parse("--threads", "2"), "cmd", POOLS, List.of(), Map.of(), 1, null);
+        RunInfo info = new RunInfo(Options.parse("--threads", "2"), "cmd", POOLS, List.of(), "", Map.of(), 1, null);
         String md = MarkdownReport.render(new Results("j", "o", 2, "d", ROWS), info);
         assertTrue(md.contains("| noop-1ms | cpu_percent | 2 | **1.00** (0.500–2.00) | **4.00** (2.00–8.00) | n/a "
                 + "| 0.25 |"), md);
