@@ -11,8 +11,8 @@ import java.util.Map;
  * Measures one workload on every contender: opens the pools, runs the warm-ups and then the measured runs, and
  * summarises each metric as median, min and max. Runs are interleaved (run 1 on every pool, then run 2, ...) so that
  * every pool sees the same machine: on a shared box, load that comes and goes hits all of them alike. A light load's
- * pools at its {@code --light-threads} sizes are pools like the others here, in the same rounds, so their rows get
- * the same fairness as the {@code --threads} ones.
+ * pools at its {@code --light-threads} sizes, and a join workload's at its {@code --join-threads} sizes, are pools
+ * like the others here, in the same rounds, so their rows get the same fairness as the {@code --threads} ones.
  */
 final class Bench {
     private final Options options;
@@ -33,6 +33,23 @@ final class Bench {
         return options.lightThreadsBesideThreads();
     }
 
+    /**
+     * @return the pool sizes, besides {@code --threads}, at which {@code w} is measured on {@code kind} as a join
+     *         workload: the {@code --join-threads} ones for a join workload, none otherwise and for the sequential
+     *         baseline
+     */
+    static List<Integer> joinThreads(Workload w, PoolKind kind, Options options) {
+        if (kind == PoolKind.SEQUENTIAL || w.joinThreadsMetrics(kind).isEmpty()) return List.of();
+        return options.joinThreadsBesideThreads();
+    }
+
+    /** @return every size other than {@code --threads} that some workload may be measured at: light, then join */
+    private List<Integer> extraSizes() {
+        List<Integer> sizes = new ArrayList<>(options.lightThreadsBesideThreads());
+        options.joinThreadsBesideThreads().stream().filter(n -> !sizes.contains(n)).forEach(sizes::add);
+        return sizes;
+    }
+
     /** @return one row per (pool, metric, threads), metrics in the order the workload reports them */
     List<Row> measure(int index, Workload w, List<PoolKind> kinds) {
         List<PoolKind> contenders = kinds.stream().filter(w::supports).toList();
@@ -40,13 +57,14 @@ final class Bench {
         List<SizedTarget> all = new ArrayList<>();
         try {
             for (PoolKind k : contenders) {
-                all.add(new SizedTarget(Target.open(k, options.threads(), options.heartbeat()), false));
+                all.add(new SizedTarget(Target.open(k, options.threads(), options.heartbeat()), false, false));
             }
             // size by size, so that each size's pools follow each other as the --threads ones do
-            for (int n : options.lightThreadsBesideThreads()) {
+            for (int n : extraSizes()) {
                 for (PoolKind k : contenders) {
-                    if (lightThreads(w, k, options).contains(n)) {
-                        all.add(new SizedTarget(Target.open(k, n, options.heartbeat()), true));
+                    boolean light = lightThreads(w, k, options).contains(n);
+                    if (light || joinThreads(w, k, options).contains(n)) {
+                        all.add(new SizedTarget(Target.open(k, n, options.heartbeat()), true, light));
                     }
                 }
             }
@@ -85,21 +103,24 @@ final class Bench {
         }
     }
 
-    /** One pool the workload runs on: at {@code --threads}, or at one of the light load's extra sizes. */
-    private record SizedTarget(Target target, boolean atLightThreads) {
+    /**
+     * One pool the workload runs on: at {@code --threads}, or at one of its extra sizes ({@code extra}): a light
+     * load's ({@code atLightThreads}) or a join workload's.
+     */
+    private record SizedTarget(Target target, boolean extra, boolean atLightThreads) {
         List<Value> run(Workload w, boolean warmup) {
             return atLightThreads ? w.runAtLightThreads(target, warmup) : w.run(target, warmup);
         }
 
         /** @return the pool's name in the progress line, with its size where that is not --threads */
         String label() {
-            return atLightThreads ? target.kind().id() + "@" + target.threads() : target.kind().id();
+            return extra ? target.kind().id() + "@" + target.threads() : target.kind().id();
         }
     }
 
     /**
      * Rows grouped by metric (in the order first seen), then by thread count (in the order first seen: --threads
-     * before the light sizes), pools in run order within each.
+     * before the light and join sizes), pools in run order within each.
      */
     private static List<Row> rows(String workload, Iterable<Series> all) {
         Map<Metric, Map<Integer, List<Row>>> byMetric = new LinkedHashMap<>();

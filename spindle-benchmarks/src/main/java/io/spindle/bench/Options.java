@@ -15,11 +15,13 @@ import java.util.OptionalInt;
  * @param pools        the contenders in run order
  * @param lightThreads the pool sizes at which the light loads are measured too, besides {@code threads} (empty:
  *                     none); see {@link #lightThreadsBesideThreads()}
+ * @param joinThreads  the pool sizes at which the join workloads are measured too, besides {@code threads} (empty:
+ *                     none); see {@link #joinThreadsBesideThreads()}
  * @param heartbeatMicros the heartbeat interval of the lazy-join Spindle pools, in µs; empty: the library's default
  */
-public record Options(boolean quick, int threads, List<Integer> lightThreads, List<String> only,
-                      List<PoolKind> pools, Path out, int runs, int warmup, int warmupMillis, boolean orderCheck,
-                      boolean jvmPerPool, OptionalInt heartbeatMicros) {
+public record Options(boolean quick, int threads, List<Integer> lightThreads, List<Integer> joinThreads,
+                      List<String> only, List<PoolKind> pools, Path out, int runs, int warmup, int warmupMillis,
+                      boolean orderCheck, boolean jvmPerPool, OptionalInt heartbeatMicros) {
 
     /** Default of {@code --warmup-ms} for full runs: enough for C2 to finish the recursive join code on 2 cores. */
     public static final int DEFAULT_WARMUP_MILLIS = 2_000;
@@ -29,6 +31,12 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
      * asleep is hardest and an idle pool's overhead shows most (issue 13).
      */
     public static final List<Integer> DEFAULT_LIGHT_THREADS = List.of(8);
+
+    /**
+     * Default of {@code --join-threads}: 1 worker, where a join nobody can steal shows its whole cost against the
+     * sequential version (issue 14: "Join workloads also run at 1 worker").
+     */
+    public static final List<Integer> DEFAULT_JOIN_THREADS = List.of(1);
 
     /** The range of {@code --heartbeat-micros}: that of {@code ThreadPool.Builder.heartbeatInterval}, 0..1 s. */
     public static final int MAX_HEARTBEAT_MICROS = 1_000_000;
@@ -45,9 +53,9 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
     }
 
     public static final String USAGE = """
-            usage: spindle-bench [--quick] [--threads N] [--light-threads M,..|none] [--heartbeat-micros H]
-                                 [--only a,b] [--pools p,q] [--out DIR] [--runs K] [--warmup W] [--warmup-ms T]
-                                 [--order-check] [--jvm-per-pool]
+            usage: spindle-bench [--quick] [--threads N] [--light-threads M,..|none] [--join-threads M,..|none]
+                                 [--heartbeat-micros H] [--only a,b] [--pools p,q] [--out DIR] [--runs K]
+                                 [--warmup W] [--warmup-ms T] [--order-check] [--jvm-per-pool]
               --quick        smaller sizes and fewer runs: the whole run in under 3 minutes on 2 cores
               --threads N    workers of every Spindle pool and of the ForkJoinPool (default: available processors;
                              sparse's threads_woken_per_job always uses 8, oversubscribed 4 pools of 2)
@@ -55,6 +63,11 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
                              the light loads (noop-1ms, noop-10ms, sparse) get rows at these pool sizes too,
                              measured in the same interleaved runs as their --threads rows (default 8, which
                              oversubscribes a small machine on purpose; none: only at --threads)
+              --join-threads M,..|none
+                             the join workloads (join-depth-20, fib-naive, fib-cutoff, tree-sum, tree-sum-1k,
+                             quicksort, mergesort, matmul) get rows at these pool sizes too, measured
+                             in the same interleaved runs as their --threads rows (default 1: a join nobody can
+                             steal, beside the sequential version; none: only at --threads)
               --heartbeat-micros H
                              the heartbeat interval of every lazy-join Spindle pool (all spindle-* but
                              spindle-jec-eager), 0..1000000 µs (default: the library's, 100 µs unless
@@ -87,6 +100,7 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
         boolean jvmPerPool = false;
         int threads = Runtime.getRuntime().availableProcessors();
         List<Integer> lightThreads = DEFAULT_LIGHT_THREADS;
+        List<Integer> joinThreads = DEFAULT_JOIN_THREADS;
         OptionalInt heartbeatMicros = OptionalInt.empty();
         List<String> only = List.of();
         List<PoolKind> pools = Arrays.asList(PoolKind.values());
@@ -102,6 +116,7 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
                 case "--jvm-per-pool" -> jvmPerPool = true;
                 case "--threads" -> threads = intValue(args, ++i, 1, MAX_THREADS);
                 case "--light-threads" -> lightThreads = sizes(args, ++i);
+                case "--join-threads" -> joinThreads = sizes(args, ++i);
                 case "--heartbeat-micros" -> heartbeatMicros = OptionalInt.of(intValue(args, ++i, 0,
                         MAX_HEARTBEAT_MICROS));
                 case "--runs" -> runs = intValue(args, ++i, 1, 1000);
@@ -116,13 +131,18 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
         if (runs < 0) runs = quick ? 3 : 5;
         if (warmup < 0) warmup = quick ? 1 : 3;
         if (warmupMillis < 0) warmupMillis = quick ? 0 : DEFAULT_WARMUP_MILLIS;
-        return new Options(quick, threads, lightThreads, only, pools, out, runs, warmup, warmupMillis, orderCheck,
-                jvmPerPool, heartbeatMicros);
+        return new Options(quick, threads, lightThreads, joinThreads, only, pools, out, runs, warmup, warmupMillis,
+                orderCheck, jvmPerPool, heartbeatMicros);
     }
 
     /** @return the {@code --light-threads} sizes other than {@code --threads}: the light loads' extra pool sizes */
     public List<Integer> lightThreadsBesideThreads() {
         return lightThreads.stream().filter(n -> n != threads).toList();
+    }
+
+    /** @return the {@code --join-threads} sizes other than {@code --threads}: the join workloads' extra pool sizes */
+    public List<Integer> joinThreadsBesideThreads() {
+        return joinThreads.stream().filter(n -> n != threads).toList();
     }
 
     /** @return {@code --heartbeat-micros} as a duration, or empty for the library's default */
@@ -145,6 +165,13 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
         List<Integer> sizes = lightThreadsBesideThreads();
         if (sizes.isEmpty()) return "";
         return " (light loads also at " + String.join(", ", sizes.stream().map(String::valueOf).toList()) + ")";
+    }
+
+    /** @return " (join workloads also at 1)" for the progress and the reports, or nothing where there are none */
+    public String joinThreadsNote() {
+        List<Integer> sizes = joinThreadsBesideThreads();
+        if (sizes.isEmpty()) return "";
+        return " (join workloads also at " + String.join(", ", sizes.stream().map(String::valueOf).toList()) + ")";
     }
 
     private static String value(String[] args, int i) {

@@ -65,10 +65,10 @@ public final class Runner {
             }
         }
         String joins = joinsNote(pools, o);
-        progress.note(String.format("spindle-bench: %s run, %d workloads x %s, %d threads%s, %d runs after %d warm-up"
-                + " (and at least %d ms of warm-up per pool)",
+        progress.note(String.format("spindle-bench: %s run, %d workloads x %s, %d threads%s%s, %d runs after %d "
+                + "warm-up (and at least %d ms of warm-up per pool)",
                 o.quick() ? "quick" : "full", workloads.size(), pools.stream().map(PoolKind::id).toList(),
-                o.threads(), o.lightThreadsNote(), o.runs(), o.warmup(), o.warmupMillis()));
+                o.threads(), o.lightThreadsNote(), o.joinThreadsNote(), o.runs(), o.warmup(), o.warmupMillis()));
         if (!joins.isEmpty()) progress.note("spindle-bench: " + joins.replace("`", ""));
 
         Bench bench = new Bench(o, progress);
@@ -162,7 +162,8 @@ public final class Runner {
 
     /**
      * Every metric a workload promises for every pool it supports must have a row, and a light load's metrics one
-     * more at each of its {@code --light-threads} sizes; say loudly if one has not.
+     * more at each of its {@code --light-threads} sizes, a join workload's at each of its {@code --join-threads}
+     * sizes; say loudly if one has not.
      *
      * @throws IllegalStateException naming the first row missing
      */
@@ -172,25 +173,35 @@ public final class Runner {
                 if (!w.supports(k)) continue;
                 List<Integer> lightThreads = Bench.lightThreads(w, k, o);
                 List<Metric> lightMetrics = lightThreads.isEmpty() ? List.of() : w.lightThreadsMetrics(k);
+                List<Integer> joinThreads = Bench.joinThreads(w, k, o);
+                List<Metric> joinMetrics = joinThreads.isEmpty() ? List.of() : w.joinThreadsMetrics(k);
                 for (Metric m : w.metrics(k)) {
-                    // a light metric's rows at the light sizes are not its --threads row; the others' rows need
-                    // not be at --threads (threads_woken_per_job is at 8, oversubscribed's at 2): any one will do
+                    // a light or join metric's rows at its extra sizes are not its --threads row; the others' rows
+                    // need not be at --threads (threads_woken_per_job is at 8, oversubscribed's at 2): any one will do
                     boolean found = rows.stream().anyMatch(r -> r.workload().equals(w.name())
                             && r.pool().equals(k.id()) && r.metric().equals(m.id())
-                            && !(lightMetrics.contains(m) && lightThreads.contains(r.threads())));
+                            && !(lightMetrics.contains(m) && lightThreads.contains(r.threads()))
+                            && !(joinMetrics.contains(m) && joinThreads.contains(r.threads())));
                     if (!found) {
                         throw new IllegalStateException("no " + m.id() + " row for " + w.name() + " on " + k.id());
                     }
                 }
-                for (Metric m : lightMetrics) {
-                    for (int n : lightThreads) {
-                        boolean found = rows.stream().anyMatch(r -> r.workload().equals(w.name())
-                                && r.pool().equals(k.id()) && r.metric().equals(m.id()) && r.threads() == n);
-                        if (!found) {
-                            throw new IllegalStateException("no " + m.id() + " row at " + n + " threads for "
-                                    + w.name() + " on " + k.id());
-                        }
-                    }
+                requireAtSizes(w, k, lightMetrics, lightThreads, rows);
+                requireAtSizes(w, k, joinMetrics, joinThreads, rows);
+            }
+        }
+    }
+
+    /** @throws IllegalStateException naming the first of {@code metrics} at one of {@code sizes} without a row */
+    private static void requireAtSizes(Workload w, PoolKind k, List<Metric> metrics, List<Integer> sizes,
+                                       List<Row> rows) {
+        for (Metric m : metrics) {
+            for (int n : sizes) {
+                boolean found = rows.stream().anyMatch(r -> r.workload().equals(w.name())
+                        && r.pool().equals(k.id()) && r.metric().equals(m.id()) && r.threads() == n);
+                if (!found) {
+                    throw new IllegalStateException("no " + m.id() + " row at " + n + " threads for "
+                            + w.name() + " on " + k.id());
                 }
             }
         }

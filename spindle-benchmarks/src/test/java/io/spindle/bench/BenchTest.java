@@ -11,20 +11,28 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
- * The light-load plumbing of {@link Bench} and {@link Runner#checkComplete}, on a workload that does no work, so
- * that only the pools' opening and closing take time.
+ * The light-load and join-size plumbing of {@link Bench} and {@link Runner#checkComplete}, on a workload that does no
+ * work, so that only the pools' opening and closing take time.
  */
 class BenchTest {
     /**
      * Records each call as "pool@threads" ("+light" for {@link #runAtLightThreads}, "warm-up" first for warm-ups).
-     * On Spindle pools it also reports a metric at a fixed size of its own, as sparse's threads_woken_per_job does.
+     * On Spindle pools it also reports a metric at a fixed size of its own, as sparse's threads_woken_per_job does,
+     * unless it is a join workload, which reports everything at its pool's size.
      */
     private static final class FakeLightLoad implements Workload {
         final List<String> calls = new ArrayList<>();
         private final boolean light;
+        private final boolean join;
 
         FakeLightLoad(boolean light) {
+            this(light, false);
+        }
+
+        /** @param join also a join workload: measured at the --join-threads sizes */
+        FakeLightLoad(boolean light, boolean join) {
             this.light = light;
+            this.join = join;
         }
 
         @Override
@@ -39,7 +47,7 @@ class BenchTest {
 
         @Override
         public List<Metric> metrics(PoolKind kind) {
-            return kind.isSpindle() ? List.of(Metric.CPU_PERCENT, Metric.THREADS_WOKEN_PER_JOB)
+            return kind.isSpindle() && !join ? List.of(Metric.CPU_PERCENT, Metric.THREADS_WOKEN_PER_JOB)
                     : List.of(Metric.CPU_PERCENT);
         }
 
@@ -49,10 +57,15 @@ class BenchTest {
         }
 
         @Override
+        public List<Metric> joinThreadsMetrics(PoolKind kind) {
+            return join ? List.of(Metric.CPU_PERCENT) : List.of();
+        }
+
+        @Override
         public List<Value> run(Target t, boolean warmup) {
             record(t, warmup, "");
             List<Value> values = new ArrayList<>(List.of(new Value(Metric.CPU_PERCENT, t.threads(), t.threads())));
-            if (t.kind().isSpindle()) values.add(new Value(Metric.THREADS_WOKEN_PER_JOB, 8, 0.5));
+            if (t.kind().isSpindle() && !join) values.add(new Value(Metric.THREADS_WOKEN_PER_JOB, 8, 0.5));
             return values;
         }
 
@@ -132,6 +145,51 @@ class BenchTest {
         e = assertThrows(IllegalStateException.class,
                 () -> Runner.checkComplete(List.of(w), o.pools(), o, noThreadsRow));
         assertEquals("no cpu_percent row for fake on fjp", e.getMessage());
+    }
+
+    @Test
+    void joinSizesRunInTheSameInterleavedRoundsThroughRun() {
+        FakeLightLoad w = new FakeLightLoad(false, true);
+        List<Row> rows = measure(w, options("--threads", "2", "--join-threads", "1", "--light-threads", "3"));
+        List<String> round = List.of("spindle-jec@2", "fjp@2", "spindle-jec@1", "fjp@1"); // run(), not +light
+        List<String> expected = new ArrayList<>(round.stream().map(c -> "warm-up " + c).toList());
+        expected.addAll(round);
+        expected.addAll(round);
+        assertEquals(expected, w.calls);
+        assertEquals(List.of(
+                "spindle-jec cpu_percent@2 x2", "fjp cpu_percent@2 x2",
+                "spindle-jec cpu_percent@1 x2", "fjp cpu_percent@1 x2"), summary(rows));
+    }
+
+    @Test
+    void aWorkloadThatIsNoJoinWorkloadGetsNoJoinSizes() {
+        FakeLightLoad w = new FakeLightLoad(false, false);
+        measure(w, options("--threads", "2", "--join-threads", "1"));
+        assertEquals(List.of("warm-up spindle-jec@2", "warm-up fjp@2", "spindle-jec@2", "fjp@2", "spindle-jec@2",
+                "fjp@2"), w.calls);
+    }
+
+    @Test
+    void checkCompleteWantsTheJoinRowsToo() {
+        Options o = options("--threads", "2", "--join-threads", "1");
+        FakeLightLoad w = new FakeLightLoad(false, true);
+        List<Row> rows = measure(w, o);
+        Runner.checkComplete(List.of(w), o.pools(), o, rows);
+
+        List<Row> noJoinRow = rows.stream().filter(r -> !(r.pool().equals("spindle-jec") && r.threads() == 1))
+                .toList();
+        var e = assertThrows(IllegalStateException.class,
+                () -> Runner.checkComplete(List.of(w), o.pools(), o, noJoinRow));
+        assertEquals("no cpu_percent row at 1 threads for fake on spindle-jec", e.getMessage());
+
+        // the join row must not stand in for the missing --threads one
+        List<Row> noThreadsRow = rows.stream().filter(r -> !(r.pool().equals("fjp") && r.threads() == 2)).toList();
+        e = assertThrows(IllegalStateException.class,
+                () -> Runner.checkComplete(List.of(w), o.pools(), o, noThreadsRow));
+        assertEquals("no cpu_percent row for fake on fjp", e.getMessage());
+
+        Options none = options("--threads", "2", "--join-threads", "none");
+        Runner.checkComplete(List.of(w), none.pools(), none, noJoinRow); // not asked for: not missing
     }
 
     @Test

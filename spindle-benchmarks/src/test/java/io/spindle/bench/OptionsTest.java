@@ -25,6 +25,7 @@ class OptionsTest {
         assertEquals(3, o.warmup());
         assertEquals(Options.DEFAULT_WARMUP_MILLIS, o.warmupMillis());
         assertEquals(List.of(8), o.lightThreads());
+        assertEquals(List.of(1), o.joinThreads());
         assertEquals(OptionalInt.empty(), o.heartbeatMicros());
         assertEquals(Optional.empty(), o.heartbeat());
     }
@@ -39,6 +40,23 @@ class OptionsTest {
         assertEquals(PoolKind.SPINDLE_JEC_EAGER, PoolKind.byId("spindle-jec-eager"));
         assertEquals(Optional.of(io.spindle.JoinStrategy.EAGER), PoolKind.SPINDLE_JEC_EAGER.joinStrategy());
         assertEquals(Optional.empty(), PoolKind.SPINDLE_JEC.joinStrategy()); // the library's default
+    }
+
+    @Test
+    void joinThreadsTakeSizesOrNone() {
+        assertEquals(List.of(), Options.parse("--join-threads", "none").joinThreads());
+        assertEquals(List.of(1, 4), Options.parse("--join-threads", "1,4,1").joinThreads());
+        Options o = Options.parse("--threads", "2", "--join-threads", "1,2");
+        assertEquals(List.of(1), o.joinThreadsBesideThreads());
+        assertEquals(" (join workloads also at 1)", o.joinThreadsNote());
+        Options one = Options.parse("--threads", "1");
+        assertEquals(List.of(), one.joinThreadsBesideThreads()); // the default 1 is --threads itself
+        assertEquals("", one.joinThreadsNote());
+        for (String bad : new String[] {"0", "one", "1,", ""}) {
+            var e = assertThrows(Options.UsageException.class, () -> Options.parse("--join-threads", bad));
+            assertTrue(e.getMessage().contains("--join-threads") && e.getMessage().contains("'" + bad + "'"),
+                    e.getMessage());
+        }
     }
 
     @Test

@@ -18,11 +18,11 @@ final class Notes {
 
     static String machine(Results r, RunInfo info) {
         return String.format(Locale.ROOT, "JDK %s · %s · %d CPUs · %s · %s run: %d measured runs after %d warm-up "
-                        + "(and at least %d ms of warm-up per pool), %d threads%s · took %.0f s",
+                        + "(and at least %d ms of warm-up per pool), %d threads%s%s · took %.0f s",
                 r.jdk(), r.os(), r.cpus(), r.date(),
                 info.options().quick() ? "quick" : "full", info.options().runs(), info.options().warmup(),
                 info.options().warmupMillis(), info.options().threads(), info.options().lightThreadsNote(),
-                info.seconds());
+                info.options().joinThreadsNote(), info.seconds());
     }
 
     static String pools(RunInfo info) {
@@ -55,6 +55,11 @@ final class Notes {
                         + "interleaved rounds, and get a row per size: an idle pool's cost grows with the workers it "
                         + "keeps asleep, and 8 workers on a smaller machine are oversubscribed on purpose. "
                         + "Spindle÷FJP always divides medians at the same `thr`.",
+                "The join workloads (`join-depth-20`, `fib-naive`, `fib-cutoff`, `tree-sum`, `tree-sum-1k`, "
+                        + "`quicksort`, `mergesort`, `matmul`) are measured at `--threads` and again "
+                        + "at each `--join-threads` pool size (1 by default: joins nobody can steal), on pools of "
+                        + "their own in the same interleaved rounds, and get a row per size. The sequential row, "
+                        + "which has no pool to size, is shown on each of them.",
                 "`spindle-*` pools use the library's default join strategy (lazy, SPEC §7) and the heartbeat of "
                         + "`--heartbeat-micros` (else the library's); `spindle-jec-eager` is `spindle-jec` with "
                         + "`JoinStrategy.EAGER`, in the same rounds.",

@@ -12,7 +12,8 @@ import java.util.concurrent.ForkJoinPool;
 
 /**
  * A workload that is one computation: time_ms is its wall time (per repetition), and ns_per_join is added when it
- * counts its joins. Subclasses give the three versions and check the result.
+ * counts its joins. Subclasses give the three versions and check the result. A join workload (the default) is
+ * measured at the {@code --join-threads} sizes too.
  */
 abstract class ComputeWorkload implements Workload {
     private final String name;
@@ -34,6 +35,21 @@ abstract class ComputeWorkload implements Workload {
     @Override
     public List<Metric> metrics(PoolKind kind) {
         return joins() > 0 ? List.of(Metric.TIME_MS, Metric.NS_PER_JOIN) : List.of(Metric.TIME_MS);
+    }
+
+    /** All of a join workload's metrics, at every {@code --join-threads} size: the pool's size is all that changes. */
+    @Override
+    public List<Metric> joinThreadsMetrics(PoolKind kind) {
+        return isJoinWorkload() ? metrics(kind) : List.of();
+    }
+
+    /**
+     * @return whether this computation is made of {@code Spindle.join}s (and FJP forks) written by hand, and so gets
+     *         rows at the {@code --join-threads} sizes: true but for the par-* workloads, which compare data-parallel
+     *         APIs
+     */
+    boolean isJoinWorkload() {
+        return true;
     }
 
     /** The Spindle version: runs on {@code pool} (through {@code install}) and returns the result. */

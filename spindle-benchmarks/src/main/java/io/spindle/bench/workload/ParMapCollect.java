@@ -63,6 +63,11 @@ final class ParMapCollect extends ComputeWorkload {
     }
 
     @Override
+    boolean isJoinWorkload() {
+        return false; // a data-parallel API, not hand-written joins: no --join-threads rows
+    }
+
+    @Override
     long onSpindle(ThreadPool pool) {
         result = Parallel.range(0, length).on(pool).mapToObj(ParMapCollect::mix).toList();
         return result.size();

@@ -49,6 +49,11 @@ final class ParSort extends ComputeWorkload {
     }
 
     @Override
+    boolean isJoinWorkload() {
+        return false; // a data-parallel API, not hand-written joins: no --join-threads rows
+    }
+
+    @Override
     long onSpindle(ThreadPool pool) {
         Parallel.sort(pool, data.work);
         return 0;

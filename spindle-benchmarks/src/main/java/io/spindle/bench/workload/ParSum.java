@@ -45,6 +45,11 @@ final class ParSum extends ComputeWorkload {
     }
 
     @Override
+    boolean isJoinWorkload() {
+        return false; // a data-parallel API, not hand-written joins: no --join-threads rows
+    }
+
+    @Override
     long onSpindle(ThreadPool pool) {
         return Parallel.of(data).on(pool).sum();
     }

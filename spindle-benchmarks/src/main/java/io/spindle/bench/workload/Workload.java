@@ -12,6 +12,7 @@ import java.util.List;
  * something. The runner calls {@link #setUp()} once, then {@link #run} for every warm-up and measured run on every
  * contender, interleaved, then {@link #tearDown()}. A light load is measured at more than one pool size: for those,
  * the same interleaved rounds also call {@link #runAtLightThreads} on contenders of each {@code --light-threads} size.
+ * A join workload is too: the same rounds call {@link #run} on contenders of each {@code --join-threads} size.
  */
 public interface Workload {
     /** @return the fixed SPEC §4 name */
@@ -34,6 +35,16 @@ public interface Workload {
      *         idle workers asleep, and so grows with the number of workers
      */
     default List<Metric> lightThreadsMetrics(PoolKind kind) {
+        return List.of();
+    }
+
+    /**
+     * @return the metrics the runner also measures on {@code kind} at each {@code --join-threads} pool size (by
+     *         {@link #run}, which must report them at the pool's size), besides at {@code --threads}: none (the
+     *         default) but for the join workloads, whose cost at 1 worker (joins nobody can steal) against the
+     *         sequential version is the overhead a lazy join promises to remove
+     */
+    default List<Metric> joinThreadsMetrics(PoolKind kind) {
         return List.of();
     }
 

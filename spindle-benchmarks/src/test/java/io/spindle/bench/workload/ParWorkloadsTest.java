@@ -28,6 +28,7 @@ class ParWorkloadsTest {
                             w.name() + " on " + kind.id());
                 }
             }
+            assertEquals(List.of(), w.joinThreadsMetrics(PoolKind.SPINDLE_JEC), "not a join workload");
         } finally {
             w.tearDown();
         }
