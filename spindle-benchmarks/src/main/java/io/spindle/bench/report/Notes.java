@@ -63,6 +63,10 @@ final class Notes {
                 "`spindle-*` pools use the library's default join strategy (lazy, SPEC §7) and the heartbeat of "
                         + "`--heartbeat-micros` (else the library's); `spindle-jec-eager` is `spindle-jec` with "
                         + "`JoinStrategy.EAGER`, in the same rounds.",
+                "`tree-sum-1k` sums the 1,023-node tree 1,000 times inside one `install` (FJP: one `invoke` of a "
+                        + "task that does the same), time per tree: the joins, as Spice and Chili measure them. "
+                        + "`tiny-install` is one `install` / `invoke` from outside per tree, time per call: the round "
+                        + "trip into the pool and back.",
                 "The Spindle version calls `pool.install(...)` and uses `Spindle.join` inside; the ForkJoinPool "
                         + "version is idiomatic `RecursiveTask` / `RecursiveAction` (`fork`/`compute`/`join`, "
                         + "`invokeAll`) through `invoke`, or `execute` for single tasks, on a `ForkJoinPool` of the "

@@ -46,7 +46,7 @@ abstract class ComputeWorkload implements Workload {
     /**
      * @return whether this computation is made of {@code Spindle.join}s (and FJP forks) written by hand, and so gets
      *         rows at the {@code --join-threads} sizes: true but for the par-* workloads, which compare data-parallel
-     *         APIs
+     *         APIs, and tiny-install, a round trip into the pool
      */
     boolean isJoinWorkload() {
         return true;

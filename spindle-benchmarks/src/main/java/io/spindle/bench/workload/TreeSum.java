@@ -10,39 +10,52 @@ import java.util.concurrent.RecursiveTask;
 /**
  * tree-sum and tree-sum-1k: the sum of a balanced binary tree with a join at every inner node (Spice's benchmark).
  * The big tree measures join overhead on pointer-chasing work; the 1,023-node tree measures how well a pool copes
- * with work so small that each call is mostly overhead: each repetition is one call from outside
- * ({@code install} / {@code invoke}), as a program would make it.
+ * with work so small that each tree is mostly join overhead: a run sums it {@code trees} times inside one
+ * {@code install} / {@code invoke}, as Spice and Chili measure it, so that the time is the joins' and not the trip
+ * into the pool ({@link TinyInstall} times that trip).
  */
 final class TreeSum extends ComputeWorkload {
     private final int depth;
-    private final int reps;
+    private final int trees;
     private Tree root;
 
-    TreeSum(String name, int depth, int reps) {
+    /** @param trees the tree is summed this many times per run, inside one call into the pool; time_ms is per tree */
+    TreeSum(String name, int depth, int trees) {
         super(name);
+        if (depth < 1 || trees < 1) throw new IllegalArgumentException("need depth >= 1 and trees >= 1");
         this.depth = depth;
-        this.reps = reps;
+        this.trees = trees;
     }
 
     @Override
     public String description() {
         String s = String.format("sum of a balanced binary tree of %,d nodes, a join at each of its %,d inner nodes",
                 nodes(), joins());
-        return reps == 1 ? s : s + String.format("; %,d calls per run, time_ms is per call", reps);
+        return trees == 1 ? s : s + String.format("; %,d sums of it inside one install / invoke per run, time_ms is "
+                + "per tree", trees);
     }
 
-    private long nodes() {
+    long nodes() {
+        return nodes(depth);
+    }
+
+    static long nodes(int depth) {
         return (1L << depth) - 1;
     }
 
     @Override
     long joins() {
+        return joins(depth);
+    }
+
+    /** @return the inner nodes of a balanced tree of {@code 2^depth - 1} nodes: one join each */
+    static long joins(int depth) {
         return (1L << (depth - 1)) - 1;
     }
 
     @Override
     int repetitions() {
-        return reps;
+        return trees;
     }
 
     @Override
@@ -58,28 +71,29 @@ final class TreeSum extends ComputeWorkload {
     @Override
     long onSpindle(ThreadPool pool) {
         Tree r = root;
-        long total = 0;
-        for (int i = 0; i < reps; i++) total += pool.install(() -> spindle(r));
-        return total;
+        int n = trees;
+        return pool.install(() -> {
+            long total = 0;
+            for (int i = 0; i < n; i++) total += spindle(r);
+            return total;
+        });
     }
 
     @Override
     long onFjp(ForkJoinPool pool) {
-        long total = 0;
-        for (int i = 0; i < reps; i++) total += pool.invoke(new Task(root));
-        return total;
+        return pool.invoke(new Trees(root, trees));
     }
 
     @Override
     long onSequential() {
         long total = 0;
-        for (int i = 0; i < reps; i++) total += sequential(root);
+        for (int i = 0; i < trees; i++) total += sequential(root);
         return total;
     }
 
     @Override
     void verify(long result) {
-        expect("tree sum x " + reps, result, Tree.expectedSum(nodes()) * reps);
+        expect("tree sum x " + trees, result, Tree.expectedSum(nodes()) * trees);
     }
 
     static long spindle(Tree t) {
@@ -91,6 +105,25 @@ final class TreeSum extends ComputeWorkload {
     static long sequential(Tree t) {
         if (t.left == null) return t.value;
         return t.value + sequential(t.left) + sequential(t.right);
+    }
+
+    /** The FJP version's one call: a task that sums the tree {@code n} times on its worker, as the install does. */
+    @SuppressWarnings("serial")
+    static final class Trees extends RecursiveTask<Long> {
+        private final Tree t;
+        private final int n;
+
+        Trees(Tree t, int n) {
+            this.t = t;
+            this.n = n;
+        }
+
+        @Override
+        protected Long compute() {
+            long total = 0;
+            for (int i = 0; i < n; i++) total += new Task(t).compute();
+            return total;
+        }
     }
 
     @SuppressWarnings("serial")
