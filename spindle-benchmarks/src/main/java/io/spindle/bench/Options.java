@@ -18,10 +18,11 @@ import java.util.OptionalInt;
  * @param joinThreads  the pool sizes at which the join workloads are measured too, besides {@code threads} (empty:
  *                     none); see {@link #joinThreadsBesideThreads()}
  * @param heartbeatMicros the heartbeat interval of the lazy-join Spindle pools, in µs; empty: the library's default
+ * @param coarsePairSteps coarse-pair's work per half in loop steps; 0: calibrate (see {@code CoarsePair})
  */
 public record Options(boolean quick, int threads, List<Integer> lightThreads, List<Integer> joinThreads,
                       List<String> only, List<PoolKind> pools, Path out, int runs, int warmup, int warmupMillis,
-                      boolean orderCheck, boolean jvmPerPool, OptionalInt heartbeatMicros) {
+                      boolean orderCheck, boolean jvmPerPool, OptionalInt heartbeatMicros, long coarsePairSteps) {
 
     /** Default of {@code --warmup-ms} for full runs: enough for C2 to finish the recursive join code on 2 cores. */
     public static final int DEFAULT_WARMUP_MILLIS = 2_000;
@@ -56,6 +57,7 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
             usage: spindle-bench [--quick] [--threads N] [--light-threads M,..|none] [--join-threads M,..|none]
                                  [--heartbeat-micros H] [--only a,b] [--pools p,q] [--out DIR] [--runs K]
                                  [--warmup W] [--warmup-ms T] [--order-check] [--jvm-per-pool]
+                                 [--coarse-pair-steps S]
               --quick        smaller sizes and fewer runs: the whole run in under 3 minutes on 2 cores
               --threads N    workers of every Spindle pool and of the ForkJoinPool (default: available processors;
                              sparse's threads_woken_per_job always uses 8, oversubscribed 4 pools of 2)
@@ -65,7 +67,7 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
                              oversubscribes a small machine on purpose; none: only at --threads)
               --join-threads M,..|none
                              the join workloads (join-depth-20, fib-naive, fib-cutoff, tree-sum, tree-sum-1k,
-                             quicksort, mergesort, matmul) get rows at these pool sizes too, measured
+                             coarse-pair, quicksort, mergesort, matmul) get rows at these pool sizes too, measured
                              in the same interleaved runs as their --threads rows (default 1: a join nobody can
                              steal, beside the sequential version; none: only at --threads)
               --heartbeat-micros H
@@ -87,6 +89,10 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
                              report how much that moved the numbers (doubles the running time)
               --jvm-per-pool measure each pool in a JVM of its own (fresh JIT and heap), so that pools cannot
                              shape each other's compiled code; the report merges their results
+              --coarse-pair-steps S
+                             coarse-pair's work per half, in loop steps, instead of calibrating 20 ms on this
+                             machine (the runner calibrates once and hands the count to the JVMs it starts, so
+                             that every JVM of --jvm-per-pool and --order-check does the same work)
               --help         this text
             Output: progress on stderr; the table on stdout; results.json, report.md, report.html in DIR.
             """;
@@ -102,6 +108,7 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
         List<Integer> lightThreads = DEFAULT_LIGHT_THREADS;
         List<Integer> joinThreads = DEFAULT_JOIN_THREADS;
         OptionalInt heartbeatMicros = OptionalInt.empty();
+        long coarsePairSteps = 0;
         List<String> only = List.of();
         List<PoolKind> pools = Arrays.asList(PoolKind.values());
         Path out = Path.of("bench-results");
@@ -119,6 +126,7 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
                 case "--join-threads" -> joinThreads = sizes(args, ++i);
                 case "--heartbeat-micros" -> heartbeatMicros = OptionalInt.of(intValue(args, ++i, 0,
                         MAX_HEARTBEAT_MICROS));
+                case "--coarse-pair-steps" -> coarsePairSteps = intValue(args, ++i, 1, Integer.MAX_VALUE);
                 case "--runs" -> runs = intValue(args, ++i, 1, 1000);
                 case "--warmup" -> warmup = intValue(args, ++i, 0, 1000);
                 case "--warmup-ms" -> warmupMillis = intValue(args, ++i, 0, 600_000);
@@ -132,7 +140,7 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
         if (warmup < 0) warmup = quick ? 1 : 3;
         if (warmupMillis < 0) warmupMillis = quick ? 0 : DEFAULT_WARMUP_MILLIS;
         return new Options(quick, threads, lightThreads, joinThreads, only, pools, out, runs, warmup, warmupMillis,
-                orderCheck, jvmPerPool, heartbeatMicros);
+                orderCheck, jvmPerPool, heartbeatMicros, coarsePairSteps);
     }
 
     /** @return the {@code --light-threads} sizes other than {@code --threads}: the light loads' extra pool sizes */

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -35,11 +36,22 @@ public final class Runner {
             System.out.print(Options.USAGE);
             return;
         }
+        String command = "bin/spindle-bench " + String.join(" ", args); // as given, for the reports
         Options o;
         List<Workload> workloads;
+        long coarsePairCalibrated = 0;
         try {
             o = Options.parse(args);
-            workloads = select(Workloads.all(o.sizes()), o.only());
+            workloads = select(Workloads.all(o.sizes(), o.coarsePairSteps()), o.only());
+            if (o.coarsePairSteps() == 0
+                    && workloads.stream().anyMatch(w -> w.name().equals(Workloads.COARSE_PAIR))) {
+                // once, here, and handed on as an option: every pool, and every JVM that --jvm-per-pool and
+                // --order-check start with these args, then does the same work
+                coarsePairCalibrated = Workloads.calibrateCoarsePair();
+                args = withOption(args, "--coarse-pair-steps", Long.toString(coarsePairCalibrated));
+                o = Options.parse(args);
+                workloads = select(Workloads.all(o.sizes(), o.coarsePairSteps()), o.only());
+            }
         } catch (Options.UsageException e) {
             System.err.println("spindle-bench: " + e.getMessage());
             System.err.print(Options.USAGE);
@@ -52,6 +64,10 @@ public final class Runner {
         Instant date = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Progress progress = new Progress(workloads.size());
         commonPoolWarning.ifPresent(w -> progress.note("spindle-bench: warning: " + w));
+        if (coarsePairCalibrated > 0) {
+            progress.note(String.format("spindle-bench: coarse-pair: a 20 ms half is %,d loop steps on this machine "
+                    + "(calibrated; --coarse-pair-steps %d repeats it)", coarsePairCalibrated, coarsePairCalibrated));
+        }
 
         List<PoolKind> pools = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
@@ -100,8 +116,7 @@ public final class Runner {
         if (order != null) progress.note("order check: " + order.summary());
 
         List<String> poolIds = pools.stream().map(PoolKind::id).toList();
-        RunInfo info = new RunInfo(o, "bin/spindle-bench " + String.join(" ", args), poolIds, skipped, joins,
-                descriptions,
+        RunInfo info = new RunInfo(o, command, poolIds, skipped, joins, descriptions,
                 (System.nanoTime() - start) / 1e9, order);
         ResultTable table = new ResultTable(rows, poolIds);
         System.out.print(TablePrinter.render(table));
@@ -114,6 +129,14 @@ public final class Runner {
         }
         progress.note(String.format("spindle-bench: wrote results.json, report.md, report.html and the ratio charts "
                 + "(ratios-*.svg) to %s in %.0f s", o.out(), info.seconds()));
+    }
+
+    /** @return {@code args} with {@code option value} added at the end */
+    static String[] withOption(String[] args, String option, String value) {
+        String[] more = Arrays.copyOf(args, args.length + 2);
+        more[args.length] = option;
+        more[args.length + 1] = value;
+        return more;
     }
 
     /**

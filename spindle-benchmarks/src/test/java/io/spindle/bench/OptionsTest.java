@@ -28,6 +28,7 @@ class OptionsTest {
         assertEquals(List.of(1), o.joinThreads());
         assertEquals(OptionalInt.empty(), o.heartbeatMicros());
         assertEquals(Optional.empty(), o.heartbeat());
+        assertEquals(0, o.coarsePairSteps());
     }
 
     @Test
@@ -69,6 +70,28 @@ class OptionsTest {
             assertTrue(e.getMessage().contains("--heartbeat-micros"), e.getMessage());
         }
         assertThrows(Options.UsageException.class, () -> Options.parse("--heartbeat-micros"));
+    }
+
+    @Test
+    void coarsePairStepsArePositive() {
+        assertEquals(12_345, Options.parse("--coarse-pair-steps", "12345").coarsePairSteps());
+        assertThrows(Options.UsageException.class, () -> Options.parse("--coarse-pair-steps", "0"));
+    }
+
+    @Test
+    void childRunsKeepTheNewOptions() {
+        String[] args = Runner.withOption(new String[] {"--heartbeat-micros", "30", "--join-threads", "none",
+                "--jvm-per-pool"}, "--coarse-pair-steps", "99");
+        assertEquals(List.of("--heartbeat-micros", "30", "--join-threads", "none", "--coarse-pair-steps", "99"),
+                ChildRun.argsWithout(args, "--jvm-per-pool"));
+    }
+
+    @Test
+    void theUsageNamesTheNewOptionsAndPool() {
+        for (String s : new String[] {"--join-threads", "--heartbeat-micros", "--coarse-pair-steps",
+                "spindle-jec-eager"}) {
+            assertTrue(Options.USAGE.contains(s), s);
+        }
     }
 
     @Test

@@ -56,7 +56,7 @@ final class Notes {
                         + "keeps asleep, and 8 workers on a smaller machine are oversubscribed on purpose. "
                         + "Spindle÷FJP always divides medians at the same `thr`.",
                 "The join workloads (`join-depth-20`, `fib-naive`, `fib-cutoff`, `tree-sum`, `tree-sum-1k`, "
-                        + "`quicksort`, `mergesort`, `matmul`) are measured at `--threads` and again "
+                        + "`coarse-pair`, `quicksort`, `mergesort`, `matmul`) are measured at `--threads` and again "
                         + "at each `--join-threads` pool size (1 by default: joins nobody can steal), on pools of "
                         + "their own in the same interleaved rounds, and get a row per size. The sequential row, "
                         + "which has no pool to size, is shown on each of them.",
@@ -67,6 +67,8 @@ final class Notes {
                         + "task that does the same), time per tree: the joins, as Spice and Chili measure them. "
                         + "`tiny-install` is one `install` / `invoke` from outside per tree, time per call: the round "
                         + "trip into the pool and back.",
+                "`coarse-pair` is one join of two halves of a xorshift loop, calibrated once per run to about 20 "
+                        + "ms each (the count is handed to every JVM the runner starts); sequential runs both.",
                 "The Spindle version calls `pool.install(...)` and uses `Spindle.join` inside; the ForkJoinPool "
                         + "version is idiomatic `RecursiveTask` / `RecursiveAction` (`fork`/`compute`/`join`, "
                         + "`invokeAll`) through `invoke`, or `execute` for single tasks, on a `ForkJoinPool` of the "

@@ -11,13 +11,21 @@ final class Burn {
 
     /** Runs {@code iterations} steps of a xorshift generator. */
     static void run(long iterations) {
+        sink = steps(iterations);
+    }
+
+    /**
+     * @return the state after {@code iterations} steps of a xorshift generator from a fixed seed: the same work as
+     *         {@link #run}, with a result to check (each step depends on the last, so the JIT can shorten nothing)
+     */
+    static long steps(long iterations) {
         long x = 0x9E3779B97F4A7C15L;
         for (long i = 0; i < iterations; i++) {
             x ^= x << 13;
             x ^= x >>> 7;
             x ^= x << 17;
         }
-        sink = x;
+        return x;
     }
 
     /** @return iterations of {@link #run} that take about {@code nanos} on this thread (best of several tries) */

@@ -8,7 +8,26 @@ import java.util.List;
 public final class Workloads {
     private Workloads() {}
 
+    /** coarse-pair's name: the one workload whose work the runner calibrates once, for all the JVMs it starts. */
+    public static final String COARSE_PAIR = "coarse-pair";
+
+    /**
+     * @return coarse-pair's work per half, in loop steps, that takes about 20 ms on this machine: for
+     *         {@code --coarse-pair-steps}
+     */
+    public static long calibrateCoarsePair() {
+        return CoarsePair.calibrate();
+    }
+
+    /** Every workload, coarse-pair calibrating its own work at set-up. */
     public static List<Workload> all(Sizes s) {
+        return all(s, 0);
+    }
+
+    /**
+     * @param coarsePairSteps coarse-pair's work per half in loop steps; 0: it calibrates 20 ms at set-up
+     */
+    public static List<Workload> all(Sizes s, long coarsePairSteps) {
         return List.of(
                 new JoinDepth(s.joinDepth()),
                 new FibNaive(s.fibNaive()),
@@ -19,6 +38,7 @@ public final class Workloads {
                 new QuickSort(s.sortLength()),
                 new MergeSort(s.sortLength()),
                 new MatMul(s.matmulN()),
+                new CoarsePair(coarsePairSteps),
                 new Noop(1, s.noopMillis()),
                 new Noop(10, s.noopMillis()),
                 new Sparse(s.sparseMillis(), s.wakeMillis()),
