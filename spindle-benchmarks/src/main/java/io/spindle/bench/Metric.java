@@ -1,8 +1,9 @@
 package io.spindle.bench;
 
 /**
- * The metric names of SPEC §4 (fixed: results.json consumers key on them). Every metric is "lower is better", which
- * is what lets the reports read every Spindle÷FJP ratio below 1 as a win.
+ * The metric names of SPEC §4 (fixed: results.json consumers key on them), and those issue 14 added. Every metric is
+ * "lower is better", which is what lets the reports read every Spindle÷FJP ratio below 1 as a win; {@code promotions}
+ * is a count to read beside the times rather than a score, and has no ratio (ForkJoinPool has no such count).
  */
 public enum Metric {
     TIME_MS("time_ms", "wall time of one run, ms"),
@@ -12,7 +13,11 @@ public enum Metric {
     IDLE_CPU_MS("idle_cpu_ms", "worker CPU time in the idle window after a burst, ms"),
     LATENCY_P50_US("latency_p50_us", "submit-to-start latency, median, µs"),
     LATENCY_P99_US("latency_p99_us", "submit-to-start latency, 99th percentile, µs"),
-    THREADS_WOKEN_PER_JOB("threads_woken_per_job", "PoolStats.wakeups() delta / jobs submitted (8 workers)");
+    THREADS_WOKEN_PER_JOB("threads_woken_per_job", "PoolStats.wakeups() delta / jobs submitted (8 workers)"),
+    BYTES_PER_JOIN("bytes_per_join", "heap bytes allocated by the pool's workers and the calling thread during a run "
+            + "/ number of joins"),
+    PROMOTIONS("promotions", "PoolStats.promotions() delta over a run: join halves the lazy joins made stealable "
+            + "(Spindle pools only; 0 with eager joins)");
 
     private final String id;
     private final String meaning;

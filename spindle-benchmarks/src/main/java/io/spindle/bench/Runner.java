@@ -68,6 +68,10 @@ public final class Runner {
             progress.note(String.format("spindle-bench: coarse-pair: a 20 ms half is %,d loop steps on this machine "
                     + "(calibrated; --coarse-pair-steps %d repeats it)", coarsePairCalibrated, coarsePairCalibrated));
         }
+        List<String> notes = new ArrayList<>();
+        ThreadAllocations.unsupported().ifPresent(why -> notes.add("No `" + Metric.BYTES_PER_JOIN.id()
+                + "` rows: " + why + "."));
+        notes.forEach(n -> progress.note("spindle-bench: " + n.replace("`", "")));
 
         List<PoolKind> pools = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
@@ -116,7 +120,7 @@ public final class Runner {
         if (order != null) progress.note("order check: " + order.summary());
 
         List<String> poolIds = pools.stream().map(PoolKind::id).toList();
-        RunInfo info = new RunInfo(o, command, poolIds, skipped, joins, descriptions,
+        RunInfo info = new RunInfo(o, command, poolIds, skipped, joins, notes, descriptions,
                 (System.nanoTime() - start) / 1e9, order);
         ResultTable table = new ResultTable(rows, poolIds);
         System.out.print(TablePrinter.render(table));

@@ -3,6 +3,8 @@ package io.spindle.bench;
 import io.spindle.ThreadPool;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
@@ -10,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One contender, opened for one workload: a Spindle pool, a ForkJoinPool of the same parallelism, or nothing at all
- * for the sequential baseline; with the CPU clock of its worker threads. Fresh pools per workload keep one workload's
- * leftovers (a grown deque, a trimmed worker) out of the next.
+ * for the sequential baseline; with the CPU clock and the allocation counters of its worker threads. Fresh pools per
+ * workload keep one workload's leftovers (a grown deque, a trimmed worker) out of the next.
  */
 public final class Target implements AutoCloseable {
     private final PoolKind kind;
@@ -20,6 +22,7 @@ public final class Target implements AutoCloseable {
     private final ForkJoinPool fjp;
     private final Optional<Duration> heartbeat;
     private final WorkerCpu cpu = new WorkerCpu();
+    private final ThreadAllocations allocations = new ThreadAllocations();
 
     private Target(PoolKind kind, int threads, Optional<Duration> heartbeat) {
         this.kind = kind;
@@ -98,6 +101,17 @@ public final class Target implements AutoCloseable {
     /** @return the CPU time of this contender's worker threads so far, in ns (0 for the sequential one) */
     public long workerCpuNanos() {
         return cpu.nanos();
+    }
+
+    /**
+     * @return the heap bytes allocated so far by this contender's worker threads and by the calling thread (which
+     *         runs the sequential version, and which {@code install} / {@code invoke} make allocate too)
+     * @throws UnsupportedOperationException if this JVM cannot count them ({@link ThreadAllocations#unsupported()})
+     */
+    public long allocatedBytes() {
+        List<Thread> all = new ArrayList<>(cpu.threads());
+        all.add(Thread.currentThread());
+        return allocations.bytes(all);
     }
 
     @Override

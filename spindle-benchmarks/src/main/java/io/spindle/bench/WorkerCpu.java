@@ -34,6 +34,11 @@ public final class WorkerCpu {
         threads.add(t);
     }
 
+    /** @return the worker threads recorded so far, in the order they started */
+    public List<Thread> threads() {
+        return List.copyOf(threads);
+    }
+
     /** @return the summed CPU time of every recorded worker so far, in nanoseconds */
     public synchronized long nanos() {
         long sum = 0;

@@ -30,6 +30,7 @@ final class Notes {
                 + ".";
         if (!info.skipped().isEmpty()) s += " Skipped: " + String.join("; ", info.skipped()) + ".";
         if (!info.joins().isEmpty()) s += " " + info.joins();
+        for (String note : info.notes()) s += " " + note;
         return s;
     }
 
@@ -62,13 +63,18 @@ final class Notes {
                         + "which has no pool to size, is shown on each of them.",
                 "`spindle-*` pools use the library's default join strategy (lazy, SPEC §7) and the heartbeat of "
                         + "`--heartbeat-micros` (else the library's); `spindle-jec-eager` is `spindle-jec` with "
-                        + "`JoinStrategy.EAGER`, in the same rounds.",
+                        + "`JoinStrategy.EAGER`, in the same rounds. `promotions` is the `PoolStats.promotions()` "
+                        + "delta over one run: join halves made stealable at a heartbeat.",
                 "`tree-sum-1k` sums the 1,023-node tree 1,000 times inside one `install` (FJP: one `invoke` of a "
                         + "task that does the same), time per tree: the joins, as Spice and Chili measure them. "
                         + "`tiny-install` is one `install` / `invoke` from outside per tree, time per call: the round "
                         + "trip into the pool and back.",
                 "`coarse-pair` is one join of two halves of a xorshift loop, calibrated once per run to about 20 "
                         + "ms each (the count is handed to every JVM the runner starts); sequential runs both.",
+                "`bytes_per_join` = the heap bytes allocated during a run "
+                        + "(`com.sun.management.ThreadMXBean.getThreadAllocatedBytes`) by the pool's worker threads, "
+                        + "recorded as for the CPU time below, and by the calling thread, ÷ the joins the run makes "
+                        + "(the same count as `ns_per_join`'s). The sequential row counts the calling thread alone.",
                 "The Spindle version calls `pool.install(...)` and uses `Spindle.join` inside; the ForkJoinPool "
                         + "version is idiomatic `RecursiveTask` / `RecursiveAction` (`fork`/`compute`/`join`, "
                         + "`invokeAll`) through `invoke`, or `execute` for single tasks, on a `ForkJoinPool` of the "

@@ -4,6 +4,7 @@ import io.spindle.ThreadPool;
 import io.spindle.bench.Metric;
 import io.spindle.bench.PoolKind;
 import io.spindle.bench.Target;
+import io.spindle.bench.ThreadAllocations;
 import io.spindle.bench.Value;
 
 import java.util.ArrayList;
@@ -12,8 +13,8 @@ import java.util.concurrent.ForkJoinPool;
 
 /**
  * A workload that is one computation: time_ms is its wall time (per repetition), and ns_per_join is added when it
- * counts its joins. Subclasses give the three versions and check the result. A join workload (the default) is
- * measured at the {@code --join-threads} sizes too.
+ * counts its joins, bytes_per_join where it asks for it, promotions on every Spindle pool. Subclasses give the three
+ * versions and check the result. A join workload (the default) is measured at the {@code --join-threads} sizes too.
  */
 abstract class ComputeWorkload implements Workload {
     private final String name;
@@ -34,7 +35,11 @@ abstract class ComputeWorkload implements Workload {
 
     @Override
     public List<Metric> metrics(PoolKind kind) {
-        return joins() > 0 ? List.of(Metric.TIME_MS, Metric.NS_PER_JOIN) : List.of(Metric.TIME_MS);
+        List<Metric> m = new ArrayList<>(List.of(Metric.TIME_MS));
+        if (joins() > 0) m.add(Metric.NS_PER_JOIN);
+        if (bytesPerJoin(kind)) m.add(Metric.BYTES_PER_JOIN);
+        if (kind.isSpindle()) m.add(Metric.PROMOTIONS);
+        return m;
     }
 
     /** All of a join workload's metrics, at every {@code --join-threads} size: the pool's size is all that changes. */
@@ -50,6 +55,18 @@ abstract class ComputeWorkload implements Workload {
      */
     boolean isJoinWorkload() {
         return true;
+    }
+
+    /**
+     * @return whether to report bytes_per_join: false by default; the fine-grained join workloads, whose allocation
+     *         per join is the cost issue 14 targets, say true
+     */
+    boolean reportsBytesPerJoin() {
+        return false;
+    }
+
+    private boolean bytesPerJoin(PoolKind kind) {
+        return reportsBytesPerJoin() && joins() > 0 && ThreadAllocations.unsupported().isEmpty();
     }
 
     /** The Spindle version: runs on {@code pool} (through {@code install}) and returns the result. */
@@ -80,17 +97,30 @@ abstract class ComputeWorkload implements Workload {
     @Override
     public final List<Value> run(Target t, boolean warmup) {
         beforeRun();
+        boolean spindle = t.kind().isSpindle();
+        boolean bytes = bytesPerJoin(t.kind());
+        // the counters are read outside the timed stretch, and in this order (stats() allocates a snapshot, which
+        // the allocation counters must not see)
+        long promotionsBefore = spindle ? t.spindle().stats().promotions() : 0;
+        long bytesBefore = bytes ? t.allocatedBytes() : 0;
         long start = System.nanoTime();
         long result = switch (t.kind()) {
             case FJP -> onFjp(t.fjp());
             case SEQUENTIAL -> onSequential();
             default -> onSpindle(t.spindle());
         };
-        double nanos = (System.nanoTime() - start) / (double) repetitions();
+        long elapsed = System.nanoTime() - start;
+        long allocated = bytes ? t.allocatedBytes() - bytesBefore : 0;
+        long promotions = spindle ? t.spindle().stats().promotions() - promotionsBefore : 0;
+        double nanos = elapsed / (double) repetitions();
         verify(result);
-        List<Value> values = new ArrayList<>(2);
+        List<Value> values = new ArrayList<>(4);
         values.add(new Value(Metric.TIME_MS, t.threads(), nanos / 1e6));
         if (joins() > 0) values.add(new Value(Metric.NS_PER_JOIN, t.threads(), nanos / joins()));
+        if (bytes) {
+            values.add(new Value(Metric.BYTES_PER_JOIN, t.threads(), allocated / ((double) joins() * repetitions())));
+        }
+        if (spindle) values.add(new Value(Metric.PROMOTIONS, t.threads(), promotions));
         return values;
     }
 

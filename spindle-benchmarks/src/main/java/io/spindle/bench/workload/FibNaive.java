@@ -27,6 +27,11 @@ final class FibNaive extends ComputeWorkload {
     }
 
     @Override
+    boolean reportsBytesPerJoin() {
+        return true; // the closures and the Pair of each join: what a lazy join still allocates
+    }
+
+    @Override
     long onSpindle(ThreadPool pool) {
         return pool.install(() -> spindle(n));
     }

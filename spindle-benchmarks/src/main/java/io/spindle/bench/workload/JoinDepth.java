@@ -26,6 +26,11 @@ final class JoinDepth extends ComputeWorkload {
     }
 
     @Override
+    boolean reportsBytesPerJoin() {
+        return true; // empty joins: every byte is the join's own
+    }
+
+    @Override
     long onSpindle(ThreadPool pool) {
         pool.install(() -> {
             spindle(depth);

@@ -69,6 +69,11 @@ final class TreeSum extends ComputeWorkload {
     }
 
     @Override
+    boolean reportsBytesPerJoin() {
+        return true; // a join per node of data that exists already: every byte is the join's
+    }
+
+    @Override
     long onSpindle(ThreadPool pool) {
         Tree r = root;
         int n = trees;

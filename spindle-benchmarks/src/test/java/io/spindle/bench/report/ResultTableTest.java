@@ -75,6 +75,19 @@ class ResultTableTest {
     }
 
     @Test
+    void theHeaderNamesTheJoinSizesTheJoinStrategiesAndTheNotes() {
+        RunInfo info = new RunInfo(Options.parse("--threads", "2", "--heartbeat-micros", "30"), "cmd", POOLS,
+                List.of(), "Joins: `spindle-jec` lazy; heartbeat of the lazy pools: 30 µs.",
+                List.of("No `bytes_per_join` rows: why."), Map.of(), 1, null);
+        String md = MarkdownReport.render(new Results("j", "o", 2, "d", ROWS), info);
+        assertTrue(md.contains("2 threads (light loads also at 8) (join workloads also at 1)"), md);
+        assertTrue(md.contains("Joins: `spindle-jec` lazy; heartbeat of the lazy pools: 30 µs. No `bytes_per_join` "
+                + "rows: why."), md);
+        String html = HtmlReport.render(new Results("j", "o", 2, "d", ROWS), info);
+        assertTrue(html.contains("Joins: <code>spindle-jec</code> lazy; heartbeat of the lazy pools: 30 µs."), html);
+    }
+
+    @Test
     void theSequentialRowAloneMakesALineAtOneThread() {
         ResultTable t = new ResultTable(List.of(row("fib-naive", "sequential", 1, "time_ms", 150)), POOLS);
         assertEquals(1, t.lines().size());
@@ -100,7 +113,8 @@ class ResultTableTest {
 
     @Test
     void theMarkdownReportShowsTheSpreadOfBothPoolSizes() {
-        RunInfo info = new RunInfo(Options.parse("--threads", "2"), "cmd", POOLS, List.of(), "", Map.of(), 1, null);
+        RunInfo info = new RunInfo(Options.parse("--threads", "2"), "cmd", POOLS, List.of(), "", List.of(), Map.of(),
+                1, null);
         String md = MarkdownReport.render(new Results("j", "o", 2, "d", ROWS), info);
         assertTrue(md.contains("| noop-1ms | cpu_percent | 2 | **1.00** (0.500–2.00) | **4.00** (2.00–8.00) | n/a "
                 + "| 0.25 |"), md);

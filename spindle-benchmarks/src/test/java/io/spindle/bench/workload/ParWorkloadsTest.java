@@ -24,8 +24,10 @@ class ParWorkloadsTest {
             for (PoolKind kind : new PoolKind[] {PoolKind.SPINDLE_JEC, PoolKind.FJP, PoolKind.SEQUENTIAL}) {
                 try (Target t = Target.open(kind, 2)) {
                     List<Value> values = w.run(t, false); // throws if the result is wrong
-                    assertEquals(List.of(Metric.TIME_MS), values.stream().map(Value::metric).toList(),
-                            w.name() + " on " + kind.id());
+                    List<Metric> expected = kind.isSpindle() ? List.of(Metric.TIME_MS, Metric.PROMOTIONS)
+                            : List.of(Metric.TIME_MS);
+                    assertEquals(expected, values.stream().map(Value::metric).toList(), w.name() + " on " + kind.id());
+                    assertEquals(expected, w.metrics(kind));
                 }
             }
             assertEquals(List.of(), w.joinThreadsMetrics(PoolKind.SPINDLE_JEC), "not a join workload");
