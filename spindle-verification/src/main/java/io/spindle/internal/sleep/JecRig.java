@@ -28,9 +28,24 @@ public final class JecRig extends SleeperRig {
         return new JecRig(s, s.counters(), latch);
     }
 
+    /**
+     * A rig on the real {@link JecSleep} whose sleeper's final check (J5) reads {@code finalCheck} instead of the
+     * injector: the promotion tests ({@code io.spindle.internal.lazy}) give it the promotion slots (LZ6).
+     */
+    public static JecRig real(IdleState.WorkView finalCheck) {
+        JecSleep s = new JecSleep(2);
+        return new JecRig(s, s.counters(), null, finalCheck);
+    }
+
     /** For variants (the weakened copies in the test sources): any protocol that keeps its state in JecCounters. */
     public JecRig(SleepProtocol sleep, JecCounters counters, Function<LatchOwner, CoreLatch> latch) {
-        super(sleep, latch, false);
+        this(sleep, counters, latch, null);
+    }
+
+    /** As the constructor above, with the sleeper's final check given (null: the injector). */
+    public JecRig(SleepProtocol sleep, JecCounters counters, Function<LatchOwner, CoreLatch> latch,
+            IdleState.WorkView finalCheck) {
+        super(sleep, latch, false, finalCheck);
         this.counters = counters;
         sleep.newInternalJobs(1, 1, true);      // earlier work by worker 1: the JEC is odd (active)
         sleep.startLooking(idle);               // worker 0 goes idle: inactive = 1

@@ -70,10 +70,21 @@ public abstract class SleeperRig {
      *                  in {@code Registry}) rather than a flag written with release (the proof sketch's weaker PushJob)
      */
     protected SleeperRig(SleepProtocol sleep, Function<LatchOwner, CoreLatch> latch, boolean realQueue) {
+        this(sleep, latch, realQueue, null);
+    }
+
+    /**
+     * As {@link #SleeperRig(SleepProtocol, Function, boolean)}, with the sleeper's final check (J5) given.
+     *
+     * @param finalCheck what the sleeper's final check before blocking reads ({@code WorkerThread.
+     *                   hasInjectedOrPrivateWork} in the pool: e.g. the promotion slots, LZ6); null for the injector
+     */
+    protected SleeperRig(SleepProtocol sleep, Function<LatchOwner, CoreLatch> latch, boolean realQueue,
+            IdleState.WorkView finalCheck) {
         this.sleep = sleep;
         this.queue = realQueue ? new ConcurrentLinkedQueue<>() : null;
-        // The final check before blocking (J5) reads the injector.
-        this.idle = new IdleState(0, this::injectorHasJob);
+        // The final check before blocking (J5) reads the injector, or what the test gives.
+        this.idle = new IdleState(0, finalCheck != null ? finalCheck : this::injectorHasJob);
         LatchOwner owner = index -> {
             WAKE_CALLED.setVolatile(this, true);
             sleep.notifyWorkerLatchIsSet(index);
