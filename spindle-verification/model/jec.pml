@@ -13,6 +13,7 @@
  *     because the latch was set; the latch exit hands on a wake-up a poster may have counted on (A4, below).
  *   - The first injected job spawns a child onto the deque of the worker running it (a second internal push).
  *   - An outside thread injects INJ jobs (Registry.inject -> JecSleep.newInjectedJobs).
+ *   - PROMOTE=1: the join is a lazy one whose b is promoted into worker 0's promotion slot (see the variants).
  *   - The counters word: jec (JEC_BITS wide: 2 gives roll-over after 4 increments, J4), inactive, sleeping.
  *   - WorkerSleepState per worker (.../internal/sleep/WorkerSleepState.java): the state word AWAKE, PREPARING, NOTIFIED,
  *     BLOCKED, WAKING, each access one atomic step (a volatile read, store or CAS). The sleeper: prepare() (CAS AWAKE ->
@@ -68,6 +69,19 @@
  *                        set and blocks in user code with the child on its deque. An injected job is not lost this way
  *                        (W=2, INJ=1, no USER_BLOCK: no job left in 1.4e7 states, either WEAK_SEARCH): its job was
  *                        published (fence) before the failed claim, which precedes prepare() and so the final check.
+ *   PROMOTE=1            a lazy join (spindle-core/.../internal/lazy, LZ6): worker 0's join keeps b latent and
+ *                        promotes it at once (LazyWorker.promote): a store of b into its one promotion slot (volatile;
+ *                        on this TSO model it may sit in worker 0's store buffer, as the injector's push), a full fence,
+ *                        then JecSleep.newInternalJobs (newJobs: no fence of its own; its CAS, when the JEC is even,
+ *                        drains the buffer). Searches take a victim's slot after its deque (own slot after own deque;
+ *                        a getAcquire read: may miss the job under WEAK_SEARCH), and the sleeper's final check reads the
+ *                        slot too (PromotionSlots.isEmpty: volatile). Then a runs until somebody took b (a long a:
+ *                        modelled as blocking on "the slot is empty", so that a slept-through promotion is a blocked
+ *                        system, which the Monitor catches with the slot full; in the pool the owner would reclaim b
+ *                        after a, LZ7, so the loss is parallelism, not the job); then worker 0 waits on the join latch.
+ *                        -> must verify (either one sees the other, as for an injection)
+ *   PROMOTE_FENCE=0      (with PROMOTE=1) no fence after the slot store     -> counter-example (store buffer)
+ *   FINAL_CHECK_SLOTS=0  (with PROMOTE=1) the final check reads the injector only, not the slot -> counter-example
  *   MONITOR_JOBS_ONLY=1  the Monitor asserts only that no job is left in a queue (not the join, the latch owner or
  *                        J2's count): shows a lost job where a lost latch wake-up would be found first.
  *   USER_BLOCK=1|2       worker 0 leaves a latch wait and then blocks in user code for good (a job blocked outside
@@ -141,6 +155,18 @@
 #ifndef MONITOR_JOBS_ONLY
 #define MONITOR_JOBS_ONLY 0
 #endif
+#ifndef PROMOTE
+#define PROMOTE 0
+#endif
+#ifndef PROMOTE_FENCE
+#define PROMOTE_FENCE 1
+#endif
+#ifndef FINAL_CHECK_SLOTS
+#define FINAL_CHECK_SLOTS 1
+#endif
+#if PROMOTE && USER_BLOCK
+#error "PROMOTE models worker 0's join; USER_BLOCK changes what worker 0 does"
+#endif
 
 #define JEC_MOD (1 << JEC_BITS)
 #define NO_SNAPSHOT 255
@@ -173,6 +199,8 @@ byte injKind[INJ];            /* which jobs, FIFO by injHead */
 byte injHead;                 /* next to poll */
 byte injTail;                 /* next to add */
 bool injBuffered;             /* the poster's push is still in its store buffer (TSO) */
+byte slot;                    /* PROMOTE: worker 0's promotion slot (PromotionSlots, one slot): NONE or JOB_B */
+bool slotBuffered;            /* PROMOTE: worker 0's store of b into the slot is still in its store buffer */
 byte dq[W * CAP];             /* ChaseLevDeque per worker: slots */
 byte dqTop[W];
 byte dqBot[W];
@@ -196,6 +224,18 @@ bool joinDone;
 bool extDone;                 /* USER_BLOCK=2: J's wait for the outside event returned */
 bool userBlocked;
 byte executed;
+
+/* PROMOTE: worker k's promotion slot holds a job (committed; only worker 0 promotes) */
+#define PROMOTED(k) ((k) == 0 && slot != NONE)
+
+inline flushPromoterStore() { /* worker 0's store buffer drains: the promoted job becomes visible */
+  atomic {
+    if
+    :: slotBuffered -> slot = JOB_B; slotBuffered = false
+    :: else -> skip
+    fi
+  }
+}
 
 inline flushPosterStore() {   /* the store buffer drains: the job becomes visible */
   atomic {
@@ -284,6 +324,34 @@ inline setLatch(L, owner) {
   atomic { old = 0; woke = NOT_CLAIMED }
 }
 
+/* PROMOTE: LazyWorker.promote on worker 0, one frame: slots.publish (a volatile store: into the store buffer here),
+ * VarHandle.fullFence() (drains it), then JecSleep.newInternalJobs(0, 1, true): newJobs with queueWasEmpty = true,
+ * whose CAS (JEC even) also drains the buffer, as the injector's copy in proctype Injector. */
+inline promote() {
+  slotBuffered = true;                                     /* publish: in the store buffer */
+#if PROMOTE_FENCE
+  flushPromoterStore();                                    /* VarHandle.fullFence() */
+#endif
+  atomic {
+    if
+    :: jec % 2 == 0 -> if :: slotBuffered -> slot = JOB_B; slotBuffered = false :: else -> skip fi;
+                       jec = (jec + 1) % JEC_MOD
+    :: else -> skip
+    fi;
+    ws = sleeping; wi = inactive
+  };
+  if
+  :: ws == 0 -> skip
+  :: else ->
+     awake = (wi > ws -> wi - ws : 0);
+     if
+     :: awake < 1 -> n = 1; wakeAnyThreads(n)              /* Option B, queueWasEmpty: min(1 - awake, sleepers) */
+     :: else -> skip
+     fi
+  fi;
+  atomic { ws = 0; wi = 0; awake = 0 }
+}
+
 /* WorkerThread.push(job) = deque.push + JecSleep.newInternalJobs(me, 1, queueWasEmpty): no fence (J5) */
 inline pushInternal(job) {
   atomic { wasEmpty = (dqTop[me] == dqBot[me]); dq[me * CAP + dqBot[me] % CAP] = job; dqBot[me]++ }
@@ -322,6 +390,15 @@ inline findWork(job) {
                                  src = me                                 /* idle.foundWork(index) */
     :: else -> job = NONE
     fi;
+#if PROMOTE
+    if                                                     /* our own promoted frame (LZ7): PromotionSlots.steal */
+    :: job == NONE && PROMOTED(me) -> job = slot; slot = NONE; src = me
+#if WEAK_SEARCH
+    :: job == NONE && PROMOTED(me) -> skip                 /* WEAK_SEARCH: the getAcquire misses it */
+#endif
+    :: else -> skip
+    fi;
+#endif
     k = 0;
     do
     :: job == NONE && k < W ->
@@ -330,6 +407,15 @@ inline findWork(job) {
                                              dqTop[k]++; src = k                  /* WorkerThread.stealFrom */
        :: else -> skip
        fi;
+#if PROMOTE
+       if                                                  /* stealFrom: then the victim's slots (LZ4) */
+       :: job == NONE && k != me && PROMOTED(k) -> job = slot; slot = NONE; src = k
+#if WEAK_SEARCH
+       :: job == NONE && k != me && PROMOTED(k) -> skip    /* WEAK_SEARCH: the getAcquire misses it */
+#endif
+       :: else -> skip
+       fi;
+#endif
        k++
     :: else -> break
     od;
@@ -438,6 +524,9 @@ inline sleepStep(L) {
            if
            :: injector > 0 -> skip                         /* J5 final check saw a job: return; the finally undoes our
                                                             * own count (J2's exception: undoOwnCount below) */
+#if PROMOTE && FINAL_CHECK_SLOTS
+           :: injector == 0 && PROMOTED(0) -> skip         /* LZ6: hasInjectedOrPrivateWork reads every worker's slots */
+#endif
            :: else ->
 #else
            if
@@ -481,7 +570,7 @@ inline anyWorkVisible() {
   more = (injector > 0);
   k = 0;
   do
-  :: !more && k < W -> atomic { more = (dqTop[k] != dqBot[k]); k++ }
+  :: !more && k < W -> atomic { more = (dqTop[k] != dqBot[k] || PROMOTED(k)); k++ }  /* hasStealableWork */
   :: else -> break
   od
 }
@@ -513,7 +602,8 @@ inline leaveIdle(found) {
      atomic {
        if
        :: src == SRC_INJECTOR -> more = (injector > 0)     /* registry.hasInjectedJobs() */
-       :: else -> more = (dqTop[src] != dqBot[src])        /* that deque (own: also the broadcasts, not modelled) */
+       :: else -> more = (dqTop[src] != dqBot[src] || PROMOTED(src)) /* that deque and slots (own: also the
+                                                                       * broadcasts, not modelled) */
        fi;
        if
        :: more -> n = (n < 2 -> n : 2)                     /* wakeAnyThreads(min(sleepers, 2), CASCADE) */
@@ -574,6 +664,12 @@ proctype Worker(byte me) {
      waitUntil(EXT);
      extDone = true;
 #else
+#if PROMOTE
+     /* LazyJoin.join(a, b) on worker 0: b latent in a frame, promoted at once (LZ8: a job's first join), then a */
+     promote();
+     (slot == NONE && !slotBuffered);                      /* a runs until somebody took b (see PROMOTE above) */
+     waitUntil(JOIN);                                      /* reclaim fails (b was taken): wait for its latch (LZ7) */
+#else
      /* Join.join(a, b) on worker 0: push b, run a, take b back or wait for its latch */
      pushInternal(JOB_B);
      popOwn(job);
@@ -581,6 +677,7 @@ proctype Worker(byte me) {
      :: job == JOB_B -> executed++; latchSt[JOIN] = SET    /* b taken back and run inline */
      :: else -> waitUntil(JOIN)
      fi;
+#endif
      joinDone = true;
 #endif
 #if USER_BLOCK
@@ -649,6 +746,7 @@ proctype Setter() {
 active proctype Drain() {
 end: do
      :: injBuffered -> flushPosterStore()
+     :: slotBuffered -> flushPromoterStore()
      od
 }
 
@@ -657,6 +755,9 @@ active proctype Monitor() {
   byte k, n;
   timeout ->
   assert(injector == 0 && !injBuffered);
+#if PROMOTE
+  assert(slot == NONE && !slotBuffered);                   /* no promoted job slept through (LZ6) */
+#endif
   k = 0;
   do
   :: k < W -> assert(dqTop[k] == dqBot[k]); k++
