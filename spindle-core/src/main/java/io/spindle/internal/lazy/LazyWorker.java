@@ -194,10 +194,19 @@ public final class LazyWorker {
             return;
         }
         PROMOTIONS.setOpaque(this, promotions + made); // opaque: single writer, statistics only
-        // LZ6: the slot stores, then a full fence, then the protocol reads its sleep counters (J5's poster side); a
-        // sleeper registers, fences, and its final check reads every worker's slots.
-        VarHandle.fullFence();
-        sleep.newInternalJobs(owner.index(), made, true); // a promotion is a new internal job (SPEC §7)
+        announcePromotions(sleep, owner.index(), made);
         owner.registry().events().promotion(owner.index(), made, depth - lo);
+    }
+
+    /**
+     * LZ6, after the slots' volatile stores: a full fence, then the protocol, which reads its sleep counters (J5's
+     * poster side); a sleeper registers, fences, and its final check reads every worker's slots. The volatile store
+     * followed by the protocol's volatile read would already order the two in the JMM; the fence keeps the argument
+     * independent of how each protocol reads its counters, at one fence per beat. Package-private and static so that
+     * the jcstress test {@code JecPromotionVsSleepTest} runs this very code.
+     */
+    static void announcePromotions(SleepProtocol sleep, int ownerIndex, int made) {
+        VarHandle.fullFence();
+        sleep.newInternalJobs(ownerIndex, made, true); // a promotion is a new internal job (SPEC §7)
     }
 }

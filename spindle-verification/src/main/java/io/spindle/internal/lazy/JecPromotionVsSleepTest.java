@@ -8,8 +8,6 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
-import java.lang.invoke.VarHandle;
-
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
@@ -17,7 +15,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * A promotion versus a worker falling asleep (LZ6: a promotion is a new internal job that is not slept through), on
  * the real {@link io.spindle.internal.sleep.JecSleep JOBS_EVENT_COUNTER} protocol and the real {@link PromotionSlots}. The promoter, worker 1,
  * makes {@code LazyWorker.promote}'s steps for one frame: {@code publish} a fresh job into a free slot (volatile store),
- * {@code VarHandle.fullFence()}, {@code newInternalJobs(1, 1, true)} (which reads the sleep counters). The sleepy
+ * then {@code announcePromotions}: {@code VarHandle.fullFence()}, {@code newInternalJobs(1, 1, true)} (which reads the
+ * sleep counters). The sleepy
  * worker 0 searches (its steal from worker 1's slots, as {@code WorkerThread.stealFrom}) and, finding nothing, calls
  * {@code noWorkFound}, which registers (CAS), fences (J5) and makes the final check, here what
  * {@code WorkerThread.hasInjectedOrPrivateWork} adds for lazy joins: {@code isEmpty()} of the slots (volatile reads).
@@ -28,8 +27,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * the rescue wakes it). In the pool the owner would still reclaim the frame (LZ7): this is lost parallelism, not a lost
  * job, but LZ6 promises it does not happen.
  *
- * <p>The test repeats {@code promote}'s three steps rather than call it: {@code promote} needs a {@code WorkerThread}
- * of a running pool. r1: the sleeper (0 its steal got the job, 2 its final check saw it, or the promoter claimed it
+ * <p>The promoter runs {@code promote}'s publication ({@code PromotionSlots.publish}) and its announcement
+ * ({@code LazyWorker.announcePromotions}: the fence and the protocol call), not {@code promote} itself, which needs a
+ * {@code WorkerThread} of a running pool. r1: the sleeper (0 its steal got the job, 2 its final check saw it, or the promoter claimed it
  * while PREPARING so it did not block (J6), 3 it blocked); r2: 1 if the wake-up was lost (the rescue woke it).
  */
 @JCStressTest
@@ -47,8 +47,7 @@ public class JecPromotionVsSleepTest {
     @Actor
     public void promoter(II_Result r) {
         slots.publish(slots.freeSlot(), PromotionSlotsSample.job());
-        VarHandle.fullFence();
-        rig.sleep.newInternalJobs(1, 1, true);
+        LazyWorker.announcePromotions(rig.sleep, 1, 1);
         r.r2 = rig.rescueIfLost();
     }
 
