@@ -140,13 +140,15 @@ public final class LazyWorker {
         try {
             long now = System.nanoTime();
             boolean jobStart = beatDue;
+            boolean coarse = false;
             if (jobStart) {
                 beatDue = false;
                 countdown = period; // a forced check says nothing about the grain: keep the period
             } else {
                 period = Heartbeat.nextPeriod(period, now - lastClockNanos, intervalNanos);
                 countdown = period;
-                if (now - lastBeatNanos < intervalNanos) {
+                coarse = period == 1 && intervalNanos > 0; // LZ5: this join covered a quarter interval or more
+                if (!coarse && now - lastBeatNanos < intervalNanos) {
                     lastClockNanos = now;
                     return;
                 }
@@ -154,7 +156,7 @@ public final class LazyWorker {
             lastClockNanos = now;
             lastBeatNanos = now;
             if (lo < depth) {
-                promote(jobStart);
+                promote(jobStart, coarse);
             }
         } catch (Throwable promotionFailed) {
             // LZ5: each promotion step completes or leaves the frame latent; a failure (out of memory making the job,
@@ -167,10 +169,16 @@ public final class LazyWorker {
      * tells the sleep protocol, as for a push (LZ6). At a job's first join (LZ8) one frame is promoted even if the
      * protocol counts nobody idle: SLEEPY_WORKER and HINT_PIPE count only workers that are sleepy or registered to
      * sleep, not those still searching, and the first half of a root join may run for long without another join.
+     * When the joins are coarse (each covers a quarter interval or more) every free slot is filled whoever is idle:
+     * a promotion then costs under 1 % of the work it shares, and a worker that runs a long leaf shares nothing until
+     * its next join, so the halves must already be out when a worker runs dry (matmul, the sorts: see BENCHMARKS.md).
      */
-    private void promote(boolean jobStart) {
-        int idle = sleep.idleWorkersEstimate();
-        if (jobStart && idle == 0 && threads > 1) {
+    private void promote(boolean jobStart, boolean coarse) {
+        if (threads == 1) {
+            return; // nobody to share with
+        }
+        int idle = coarse ? PromotionSlots.SLOTS : sleep.idleWorkersEstimate();
+        if (jobStart && idle == 0) {
             idle = 1;
         }
         int made = 0;
