@@ -1,0 +1,621 @@
+package io.spindle.internal.lazy;
+
+import io.spindle.JoinStrategy;
+import io.spindle.ThreadPool;
+import io.spindle.internal.join.JoinJob;
+import io.spindle.internal.registry.WorkerThread;
+
+import java.time.Duration;
+
+/**
+ * Review of issue 14: a child JVM ({@code -Xint}, small worker stacks) that runs one lazy join at every stack depth
+ * near the edge, so that a StackOverflowError lands at every call of push / heartbeat / promote / finishPromoted.
+ * Worker 2 is kept busy spinning, so nobody steals the promoted half: whatever happens to it is the owner's doing.
+ * Each attempt is its own install, so its first join is a job's first join (LZ8: promoted at once).
+ *
+ * <p>Prints one line per anomaly and a final RESULT line:
+ * <ul>
+ *   <li>{@code hang}: an attempt's join never returned (LZ5: a promotion that overflowed half-way left the frame
+ *       counted as promoted while its job was never published: the owner waits for a latch nobody will set);</li>
+ *   <li>{@code leftInSlot}: the join threw, and its promoted job is still in the owner's slot, not ABANDONED;</li>
+ *   <li>{@code bRanLate}: a b whose join had thrown without running it ran later (after the busy worker was let go).</li>
+ * </ul>
+ */
+public final class LazyStackOverflowScan {
+    static volatile boolean release;
+    static volatile Thread busy;
+    static final int MAX = 20_000;
+    static final boolean[] bRan = new boolean[MAX];
+    static final byte[] outcome = new byte[MAX]; // 1 ok, 2 threw with b run, 3 threw without b, 4 pad overflow
+    static volatile int hangAt = -1;
+
+    static final class A implements Runnable {
+        @Override
+        public void run() {
+        }
+    }
+
+    static final class B implements Runnable {
+        final int n;
+
+        B(int n) {
+            this.n = n;
+        }
+
+        @Override
+        public void run() {
+            bRan[n] = true;
+        }
+    }
+
+    static ThreadPool pool;
+    static final String SKIP = "," + System.getProperty("skip", "") + ",";
+    static int K0 = Integer.getInteger("k0", 1000);
+
+    static void pad(int k, int j, int n, Runnable a, Runnable b) {
+        if (k > 0) {
+            pad(k - 1, j, n, a, b);
+            return;
+        }
+        switch (j) {
+            case 0: shim0(0, n, a, b); return;
+            case 1: shim1(0, n, a, b); return;
+            case 2: shim2(0, n, a, b); return;
+            case 3: shim3(0, n, a, b); return;
+            case 4: shim4(0, n, a, b); return;
+            case 5: shim5(0, n, a, b); return;
+            case 6: shim6(0, n, a, b); return;
+            case 7: shim7(0, n, a, b); return;
+            case 8: shim8(0, n, a, b); return;
+            case 9: shim9(0, n, a, b); return;
+            case 10: shim10(0, n, a, b); return;
+            case 11: shim11(0, n, a, b); return;
+            case 12: shim12(0, n, a, b); return;
+            case 13: shim13(0, n, a, b); return;
+            case 14: shim14(0, n, a, b); return;
+            case 15: shim15(0, n, a, b); return;
+            case 16: shim16(0, n, a, b); return;
+            case 17: shim17(0, n, a, b); return;
+            case 18: shim18(0, n, a, b); return;
+            case 19: shim19(0, n, a, b); return;
+            case 20: shim20(0, n, a, b); return;
+            case 21: shim21(0, n, a, b); return;
+            case 22: shim22(0, n, a, b); return;
+            case 23: shim23(0, n, a, b); return;
+            default: throw new AssertionError();
+        }
+    }
+
+    static void shim0(int x, int n, Runnable a, Runnable b) {
+        if (x == 12345 && (0) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim1(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        if (x == 12345 && (v0) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim2(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        int v1 = x + 1;
+        if (x == 12345 && (v0 + v1) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim3(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        int v1 = x + 1;
+        int v2 = x + 2;
+        if (x == 12345 && (v0 + v1 + v2) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim4(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        int v1 = x + 1;
+        int v2 = x + 2;
+        int v3 = x + 3;
+        if (x == 12345 && (v0 + v1 + v2 + v3) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim5(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        int v1 = x + 1;
+        int v2 = x + 2;
+        int v3 = x + 3;
+        int v4 = x + 4;
+        if (x == 12345 && (v0 + v1 + v2 + v3 + v4) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim6(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        int v1 = x + 1;
+        int v2 = x + 2;
+        int v3 = x + 3;
+        int v4 = x + 4;
+        int v5 = x + 5;
+        if (x == 12345 && (v0 + v1 + v2 + v3 + v4 + v5) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim7(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        int v1 = x + 1;
+        int v2 = x + 2;
+        int v3 = x + 3;
+        int v4 = x + 4;
+        int v5 = x + 5;
+        int v6 = x + 6;
+        if (x == 12345 && (v0 + v1 + v2 + v3 + v4 + v5 + v6) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim8(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        int v1 = x + 1;
+        int v2 = x + 2;
+        int v3 = x + 3;
+        int v4 = x + 4;
+        int v5 = x + 5;
+        int v6 = x + 6;
+        int v7 = x + 7;
+        if (x == 12345 && (v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim9(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        int v1 = x + 1;
+        int v2 = x + 2;
+        int v3 = x + 3;
+        int v4 = x + 4;
+        int v5 = x + 5;
+        int v6 = x + 6;
+        int v7 = x + 7;
+        int v8 = x + 8;
+        if (x == 12345 && (v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7 + v8) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim10(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        int v1 = x + 1;
+        int v2 = x + 2;
+        int v3 = x + 3;
+        int v4 = x + 4;
+        int v5 = x + 5;
+        int v6 = x + 6;
+        int v7 = x + 7;
+        int v8 = x + 8;
+        int v9 = x + 9;
+        if (x == 12345 && (v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim11(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        int v1 = x + 1;
+        int v2 = x + 2;
+        int v3 = x + 3;
+        int v4 = x + 4;
+        int v5 = x + 5;
+        int v6 = x + 6;
+        int v7 = x + 7;
+        int v8 = x + 8;
+        int v9 = x + 9;
+        int v10 = x + 10;
+        if (x == 12345 && (v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9 + v10) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim12(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        int v1 = x + 1;
+        int v2 = x + 2;
+        int v3 = x + 3;
+        int v4 = x + 4;
+        int v5 = x + 5;
+        int v6 = x + 6;
+        int v7 = x + 7;
+        int v8 = x + 8;
+        int v9 = x + 9;
+        int v10 = x + 10;
+        int v11 = x + 11;
+        if (x == 12345 && (v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9 + v10 + v11) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim13(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        int v1 = x + 1;
+        int v2 = x + 2;
+        int v3 = x + 3;
+        int v4 = x + 4;
+        int v5 = x + 5;
+        int v6 = x + 6;
+        int v7 = x + 7;
+        int v8 = x + 8;
+        int v9 = x + 9;
+        int v10 = x + 10;
+        int v11 = x + 11;
+        int v12 = x + 12;
+        if (x == 12345 && (v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9 + v10 + v11 + v12) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim14(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        int v1 = x + 1;
+        int v2 = x + 2;
+        int v3 = x + 3;
+        int v4 = x + 4;
+        int v5 = x + 5;
+        int v6 = x + 6;
+        int v7 = x + 7;
+        int v8 = x + 8;
+        int v9 = x + 9;
+        int v10 = x + 10;
+        int v11 = x + 11;
+        int v12 = x + 12;
+        int v13 = x + 13;
+        if (x == 12345 && (v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9 + v10 + v11 + v12 + v13) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim15(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        int v1 = x + 1;
+        int v2 = x + 2;
+        int v3 = x + 3;
+        int v4 = x + 4;
+        int v5 = x + 5;
+        int v6 = x + 6;
+        int v7 = x + 7;
+        int v8 = x + 8;
+        int v9 = x + 9;
+        int v10 = x + 10;
+        int v11 = x + 11;
+        int v12 = x + 12;
+        int v13 = x + 13;
+        int v14 = x + 14;
+        if (x == 12345 && (v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9 + v10 + v11 + v12 + v13 + v14) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim16(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        int v1 = x + 1;
+        int v2 = x + 2;
+        int v3 = x + 3;
+        int v4 = x + 4;
+        int v5 = x + 5;
+        int v6 = x + 6;
+        int v7 = x + 7;
+        int v8 = x + 8;
+        int v9 = x + 9;
+        int v10 = x + 10;
+        int v11 = x + 11;
+        int v12 = x + 12;
+        int v13 = x + 13;
+        int v14 = x + 14;
+        int v15 = x + 15;
+        if (x == 12345 && (v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9 + v10 + v11 + v12 + v13 + v14 + v15) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim17(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        int v1 = x + 1;
+        int v2 = x + 2;
+        int v3 = x + 3;
+        int v4 = x + 4;
+        int v5 = x + 5;
+        int v6 = x + 6;
+        int v7 = x + 7;
+        int v8 = x + 8;
+        int v9 = x + 9;
+        int v10 = x + 10;
+        int v11 = x + 11;
+        int v12 = x + 12;
+        int v13 = x + 13;
+        int v14 = x + 14;
+        int v15 = x + 15;
+        int v16 = x + 16;
+        if (x == 12345 && (v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9 + v10 + v11 + v12 + v13 + v14 + v15 + v16) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim18(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        int v1 = x + 1;
+        int v2 = x + 2;
+        int v3 = x + 3;
+        int v4 = x + 4;
+        int v5 = x + 5;
+        int v6 = x + 6;
+        int v7 = x + 7;
+        int v8 = x + 8;
+        int v9 = x + 9;
+        int v10 = x + 10;
+        int v11 = x + 11;
+        int v12 = x + 12;
+        int v13 = x + 13;
+        int v14 = x + 14;
+        int v15 = x + 15;
+        int v16 = x + 16;
+        int v17 = x + 17;
+        if (x == 12345 && (v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9 + v10 + v11 + v12 + v13 + v14 + v15 + v16 + v17) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim19(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        int v1 = x + 1;
+        int v2 = x + 2;
+        int v3 = x + 3;
+        int v4 = x + 4;
+        int v5 = x + 5;
+        int v6 = x + 6;
+        int v7 = x + 7;
+        int v8 = x + 8;
+        int v9 = x + 9;
+        int v10 = x + 10;
+        int v11 = x + 11;
+        int v12 = x + 12;
+        int v13 = x + 13;
+        int v14 = x + 14;
+        int v15 = x + 15;
+        int v16 = x + 16;
+        int v17 = x + 17;
+        int v18 = x + 18;
+        if (x == 12345 && (v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9 + v10 + v11 + v12 + v13 + v14 + v15 + v16 + v17 + v18) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim20(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        int v1 = x + 1;
+        int v2 = x + 2;
+        int v3 = x + 3;
+        int v4 = x + 4;
+        int v5 = x + 5;
+        int v6 = x + 6;
+        int v7 = x + 7;
+        int v8 = x + 8;
+        int v9 = x + 9;
+        int v10 = x + 10;
+        int v11 = x + 11;
+        int v12 = x + 12;
+        int v13 = x + 13;
+        int v14 = x + 14;
+        int v15 = x + 15;
+        int v16 = x + 16;
+        int v17 = x + 17;
+        int v18 = x + 18;
+        int v19 = x + 19;
+        if (x == 12345 && (v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9 + v10 + v11 + v12 + v13 + v14 + v15 + v16 + v17 + v18 + v19) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim21(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        int v1 = x + 1;
+        int v2 = x + 2;
+        int v3 = x + 3;
+        int v4 = x + 4;
+        int v5 = x + 5;
+        int v6 = x + 6;
+        int v7 = x + 7;
+        int v8 = x + 8;
+        int v9 = x + 9;
+        int v10 = x + 10;
+        int v11 = x + 11;
+        int v12 = x + 12;
+        int v13 = x + 13;
+        int v14 = x + 14;
+        int v15 = x + 15;
+        int v16 = x + 16;
+        int v17 = x + 17;
+        int v18 = x + 18;
+        int v19 = x + 19;
+        int v20 = x + 20;
+        if (x == 12345 && (v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9 + v10 + v11 + v12 + v13 + v14 + v15 + v16 + v17 + v18 + v19 + v20) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim22(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        int v1 = x + 1;
+        int v2 = x + 2;
+        int v3 = x + 3;
+        int v4 = x + 4;
+        int v5 = x + 5;
+        int v6 = x + 6;
+        int v7 = x + 7;
+        int v8 = x + 8;
+        int v9 = x + 9;
+        int v10 = x + 10;
+        int v11 = x + 11;
+        int v12 = x + 12;
+        int v13 = x + 13;
+        int v14 = x + 14;
+        int v15 = x + 15;
+        int v16 = x + 16;
+        int v17 = x + 17;
+        int v18 = x + 18;
+        int v19 = x + 19;
+        int v20 = x + 20;
+        int v21 = x + 21;
+        if (x == 12345 && (v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9 + v10 + v11 + v12 + v13 + v14 + v15 + v16 + v17 + v18 + v19 + v20 + v21) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+    static void shim23(int x, int n, Runnable a, Runnable b) {
+        int v0 = x + 0;
+        int v1 = x + 1;
+        int v2 = x + 2;
+        int v3 = x + 3;
+        int v4 = x + 4;
+        int v5 = x + 5;
+        int v6 = x + 6;
+        int v7 = x + 7;
+        int v8 = x + 8;
+        int v9 = x + 9;
+        int v10 = x + 10;
+        int v11 = x + 11;
+        int v12 = x + 12;
+        int v13 = x + 13;
+        int v14 = x + 14;
+        int v15 = x + 15;
+        int v16 = x + 16;
+        int v17 = x + 17;
+        int v18 = x + 18;
+        int v19 = x + 19;
+        int v20 = x + 20;
+        int v21 = x + 21;
+        int v22 = x + 22;
+        if (x == 12345 && (v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9 + v10 + v11 + v12 + v13 + v14 + v15 + v16 + v17 + v18 + v19 + v20 + v21 + v22) == 7) {
+            return;
+        }
+        leaf(n, a, b);
+    }
+
+    static void leaf(int n, Runnable a, Runnable b) {
+        try {
+            pool.join(a, b);
+            outcome[n] = 1;
+        } catch (StackOverflowError e) {
+            outcome[n] = bRan[n] ? (byte) 2 : (byte) 3;
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        pool = ThreadPool.builder().threads(2).stackSize(256 * 1024).joinStrategy(JoinStrategy.LAZY)
+                .heartbeatInterval(Duration.ofSeconds(1)).build();
+        for (int w = 0; w < 2000; w++) { // warm up: link and initialize every class and call site at room
+            pool.install(() -> {
+                pool.join(new A(), new B(MAX - 1));
+                for (int i = 0; i < 20; i++) {
+                    pool.join(() -> pool.join(new A(), new B(MAX - 1)), new B(MAX - 1));
+                }
+                return null;
+            });
+        }
+        System.out.println("warm-up promotions=" + pool.stats().promotions());
+        pool.spawn(() -> {
+            busy = Thread.currentThread();
+            while (!release) {
+                Thread.onSpinWait();
+            }
+        });
+        while (busy == null) {
+            Thread.sleep(1);
+        }
+        int leftInSlot = 0;
+        int first = -1;
+        int n;
+        for (n = 0; n < MAX; n++) {
+            if (SKIP.contains("," + n + ",")) {
+                outcome[n] = 1;
+                continue;
+            }
+            final int nn = n;
+            final int kk = K0 + n / 24;
+            final int jj = n % 24;
+            Thread t = new Thread(() -> pool.install(() -> {
+                A a = new A();
+                B b = new B(nn);
+                try {
+                    pad(kk, jj, nn, a, b);
+                } catch (StackOverflowError e) {
+                    outcome[nn] = 4;
+                }
+                return null;
+            }));
+            t.setDaemon(true);
+            t.start();
+            t.join(5_000);
+            if (t.isAlive()) {
+                hangAt = n;
+                break;
+            }
+            if (outcome[n] == 4) {
+                break;
+            }
+            if (outcome[n] == 3) {
+                if (first < 0) {
+                    first = n;
+                }
+            }
+        }
+        // inspect the owner's slots (it is idle now, but cannot run: look before releasing the busy worker)
+        WorkerThread owner = null;
+        for (Thread th : Thread.getAllStackTraces().keySet()) {
+            if (th instanceof WorkerThread && th != busy) {
+                owner = (WorkerThread) th;
+            }
+        }
+        int slotsFull = owner.lazy().slots().sizeEstimate();
+        System.out.println("scanned to n=" + n + " hangAt=" + hangAt + " slotsFullAfterScan=" + slotsFull
+                + " ownerLo=" + owner.lazy().lo + " ownerDepth=" + owner.lazy().depth);
+        if (hangAt >= 0) {
+            System.out.println("  hang: bRan=" + bRan[hangAt] + " promotions=" + pool.stats().promotions());
+            StackTraceElement[] st = owner.getStackTrace();
+            for (int i = 0; i < Math.min(12, st.length); i++) {
+                System.out.println("  owner at " + st[i]);
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = Math.max(0, n - 400); i <= n; i++) {
+            sb.append(outcome[i]);
+        }
+        System.out.println("outcomes up to the edge: " + sb);
+        int threwWithoutB = 0;
+        for (int i = 0; i < n; i++) {
+            if (outcome[i] == 3) {
+                threwWithoutB++;
+            }
+        }
+        release = true;
+        Thread.sleep(500);
+        int bRanLate = 0;
+        for (int i = 0; i < n; i++) {
+            if (outcome[i] == 3 && bRan[i]) {
+                bRanLate++;
+                System.out.println("b of attempt " + i + " ran after its join threw");
+            }
+        }
+        System.out.println("promotions=" + pool.stats().promotions());
+        System.out.println("RESULT hang=" + (hangAt >= 0) + " threwWithoutB=" + threwWithoutB + " bRanLate=" + bRanLate
+                + " slotsLeft=" + slotsFull);
+        System.out.flush();
+        Runtime.getRuntime().halt(0);
+    }
+}
