@@ -29,9 +29,18 @@ public final class LazyStackOverflowScan {
     static final byte[] outcome = new byte[MAX]; // 1 ok, 2 threw with b run, 3 threw without b, 4 pad overflow
     static volatile int hangAt = -1;
 
+    static final boolean STEAL = Boolean.getBoolean("steal");
+    static volatile boolean bStarted;
+
     static final class A implements Runnable {
         @Override
         public void run() {
+            if (STEAL) { // let the idle worker take b, so that the join waits for it at the edge
+                long end = System.nanoTime() + 200_000_000L;
+                while (!bStarted && System.nanoTime() < end) {
+                    Thread.onSpinWait();
+                }
+            }
         }
     }
 
@@ -44,6 +53,13 @@ public final class LazyStackOverflowScan {
 
         @Override
         public void run() {
+            bStarted = true;
+            if (STEAL) {
+                long end = System.nanoTime() + 2_000_000L;
+                while (System.nanoTime() < end) {
+                    Thread.onSpinWait();
+                }
+            }
             bRan[n] = true;
         }
     }
@@ -529,7 +545,14 @@ public final class LazyStackOverflowScan {
             });
         }
         System.out.println("warm-up promotions=" + pool.stats().promotions());
+        if (STEAL) {
+            busy = new Thread(() -> { });
+            release = true;
+        }
         pool.spawn(() -> {
+            if (STEAL) {
+                return;
+            }
             busy = Thread.currentThread();
             while (!release) {
                 Thread.onSpinWait();
@@ -552,6 +575,7 @@ public final class LazyStackOverflowScan {
             Thread t = new Thread(() -> pool.install(() -> {
                 A a = new A();
                 B b = new B(nn);
+                bStarted = false;
                 try {
                     pad(kk, jj, nn, a, b);
                 } catch (StackOverflowError e) {
@@ -579,6 +603,13 @@ public final class LazyStackOverflowScan {
         WorkerThread owner = null;
         for (Thread th : Thread.getAllStackTraces().keySet()) {
             if (th instanceof WorkerThread && th != busy) {
+                if (hangAt >= 0 || STEAL) {
+                    StackTraceElement[] st = th.getStackTrace();
+                    System.out.println(th.getName() + " " + th.getState() + ":");
+                    for (int i = 0; i < Math.min(8, st.length); i++) {
+                        System.out.println("    " + st[i]);
+                    }
+                }
                 owner = (WorkerThread) th;
             }
         }
