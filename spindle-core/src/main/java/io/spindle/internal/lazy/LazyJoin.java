@@ -52,7 +52,16 @@ public final class LazyJoin {
             }
         } else {
             JoinJob job = lazy.promoted[d];
-            runtimeFailure = finishPromoted(worker, lazy, d, job);
+            try {
+                runtimeFailure = finishPromoted(worker, lazy, d, job);
+            } catch (Throwable noStackLeft) { // finishPromoted throws nothing: only the call itself can (no stack)
+                // b cannot run at this depth: abandon the job (whoever takes it skips it; a thief already running it
+                // is the eager join's residual race) and pop the frame. Plain stores only: no call fits here.
+                job.slot = JoinJob.ABANDONED;
+                lazy.depth = d;
+                lazy.lo = d;
+                throw noStackLeft;
+            }
             @SuppressWarnings("unchecked")
             B r = (B) job.result();
             resultB = r;
@@ -85,7 +94,16 @@ public final class LazyJoin {
             }
         } else {
             JoinJob job = lazy.promoted[d];
-            runtimeFailure = finishPromoted(worker, lazy, d, job);
+            try {
+                runtimeFailure = finishPromoted(worker, lazy, d, job);
+            } catch (Throwable noStackLeft) { // finishPromoted throws nothing: only the call itself can (no stack)
+                // b cannot run at this depth: abandon the job (whoever takes it skips it; a thief already running it
+                // is the eager join's residual race) and pop the frame. Plain stores only: no call fits here.
+                job.slot = JoinJob.ABANDONED;
+                lazy.depth = d;
+                lazy.lo = d;
+                throw noStackLeft;
+            }
             failureB = job.failure();
         }
         if (failureA != null || failureB != null || runtimeFailure != null) {
@@ -106,6 +124,8 @@ public final class LazyJoin {
      */
     private static Throwable finishPromoted(WorkerThread worker, LazyWorker lazy, int d, JoinJob job) {
         lazy.promoted[d] = null; // the job is held in this frame of the Java stack now: no stale reference kept
+        lazy.depth = d + 1;      // LZ1 while waiting: frames above d are gone (any join's repair, here before work runs)
+        lazy.lo = d + 1;
         Throwable runtimeFailure = null;
         boolean reclaimed = false;
         boolean stolen = false;
@@ -138,8 +158,8 @@ public final class LazyJoin {
                 }
                 if (!stolen) {
                     // As Join: no stack to run b at this depth, and a retry would overflow the same way. Still in its
-                    // slot, the job is abandoned (plain store) and skipped by whoever takes it; reclaimed, it is
-                    // dropped. Plain stores only: no call fits here.
+                    // slot, the job is abandoned and skipped by whoever takes it; reclaimed, it is dropped. Plain
+                    // stores only: no call fits here.
                     if (!reclaimed) {
                         job.slot = JoinJob.ABANDONED;
                     }

@@ -89,17 +89,28 @@ public final class LazyWorker {
         kinds[d] = kind;
         depth = d + 1;
         if (--countdown <= 0) {
-            heartbeat(); // after depth moved: a root join's own frame may be promoted at once (LZ8)
+            try {
+                heartbeat(); // after depth moved: a root join's own frame may be promoted at once (LZ8)
+            } catch (StackOverflowError noStackForTheCall) {
+                // LZ5: no beat this time. heartbeat() throws nothing else, and push must not throw once the frame is
+                // pushed: a join that threw here would leave a latent frame that a later promotion could share after
+                // the join ended. Empty on purpose: a catch block with the stack exhausted can make no call.
+            }
         }
         return d;
     }
 
+    /** Doubles the frame stack. All four arrays are made before any is replaced: out of memory changes nothing. */
     private void grow() {
         int n = closures.length * 2;
-        closures = Arrays.copyOf(closures, n);
-        kinds = Arrays.copyOf(kinds, n);
-        promoted = Arrays.copyOf(promoted, n);
-        slotOf = Arrays.copyOf(slotOf, n);
+        Object[] newClosures = Arrays.copyOf(closures, n);
+        byte[] newKinds = Arrays.copyOf(kinds, n);
+        JoinJob[] newPromoted = Arrays.copyOf(promoted, n);
+        int[] newSlotOf = Arrays.copyOf(slotOf, n);
+        closures = newClosures;
+        kinds = newKinds;
+        promoted = newPromoted;
+        slotOf = newSlotOf;
     }
 
     /**
@@ -194,9 +205,9 @@ public final class LazyWorker {
                     : JoinJob.of(owner, (Runnable) closures[f]);
             promoted[f] = job;
             slotOf[f] = s;
-            lo = f + 1;             // LZ1: the prefix grows by the oldest latent frame
             slots.publish(s, job);  // volatile: the job's fields are visible to whoever takes it
-            made++;
+            lo = f + 1;             // LZ1: the prefix grows by the oldest latent frame, once its job is out (a plain
+            made++;                 // store after the call: if the call overflowed, the frame stays latent)
         }
         if (made == 0) {
             return;

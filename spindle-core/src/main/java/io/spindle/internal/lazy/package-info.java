@@ -51,7 +51,9 @@
  *       times slower lazy than eager). A pool of one worker never promotes. Each step
  *       of a promotion either completes or leaves the frame latent: the job is allocated before any field changes, and
  *       a failure (out of memory, a stack overflow in the protocol's call) is swallowed, costing only
- *       parallelism.</dd>
+ *       parallelism. Order matters for that: the job is published before {@code lo} moves (a plain store after the
+ *       call), so a publication that overflowed leaves the frame latent and its join runs {@code b} inline; and the
+ *       frame stack grows by making all four new arrays before replacing any.</dd>
  *   <dt>LZ6 - a promotion is a new internal job, and is not slept through.</dt>
  *   <dd>The owner publishes the job with a volatile store into a free slot, issues a full fence, and tells the
  *       protocol ({@code newInternalJobs}: JEC's J1 counter bump and wake, the legacy tickle, HINT_PIPE's hint naming
@@ -72,11 +74,12 @@
  *       HINT_PIPE count only sleepy or registered sleepers, not workers still searching, and a root join's first half
  *       may run long without another join.</dd>
  *   <dt>LZ9 - a job ends with the stack as it found it.</dt>
- *   <dd>Every join restores {@code depth} (and {@code lo}) to absolute values, so a join that threw in its own
- *       bookkeeping (a stack overflow at the very edge, after its frame was pushed) is repaired by its enclosing join,
- *       and at the latest by the end of the job ({@code WorkerThread.execute} restores the depth it saw at the start).
- *       There the closures the job's joins left above are dropped, so an idle worker keeps no finished computation's
- *       data alive.</dd>
+ *   <dd>Once a join's frame is pushed, the join reaches its end: {@code push} swallows a stack overflow of its
+ *       heartbeat call (no beat this time), because a join that threw there would leave a latent frame that a later
+ *       promotion could share after the join ended. Every join restores {@code depth} (and {@code lo}) to absolute
+ *       values, a join waiting for a promoted half first re-sets them for its wait, and {@code WorkerThread.execute}
+ *       restores the depth it saw when the job started. There the closures the job's joins left above are dropped, so
+ *       an idle worker keeps no finished computation's data alive.</dd>
  * </dl>
  *
  * <h2>Failures</h2>
@@ -84,8 +87,9 @@
  * suppressed; a failure of a runtime step comes last. A latent {@code b} runs in the join's own frame, so nothing of
  * the runtime stands between {@code a} and {@code b}. A promoted one follows the eager join's E3: the owner retries a
  * failed step of its wait and throws the first failure after {@code b} ran; a stack overflow before a thief took the
- * job cannot be retried at that depth, so the job is abandoned ({@link io.spindle.internal.join.JoinJob#ABANDONED},
- * skipped by whoever takes it) and the join throws the overflow. The eager join's one residual race stays: a thief
+ * job (the call into the wait included) cannot be retried at that depth, so the job is abandoned
+ * ({@link io.spindle.internal.join.JoinJob#ABANDONED}, skipped by whoever takes it) and the join throws the overflow.
+ * The stack-overflow scans of {@code LazyJoinReviewScanTest} drive an overflow at every depth of these paths. The eager join's one residual race stays: a thief
  * that took the job just before it was abandoned runs it after the join ended.
  *
  * <h2>What lazy joins do not do</h2>
