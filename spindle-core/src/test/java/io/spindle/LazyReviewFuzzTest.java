@@ -14,7 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 /**
  * Review of issue 14: random trees mixing lazy joins (promoted at every join), scopes, same-pool and cross-pool installs
  * and broadcasts, with nested waits everywhere. Every node must run exactly once, and a join must return only after both
- * of its halves ended.
+ * of its halves ended. Runs 10 s (in each of the pom's three test executions); {@code -Dspindle.lazyFuzz.seconds=N}
+ * for longer.
  */
 class LazyReviewFuzzTest {
     static final int NODES = 1 << 20;
@@ -76,7 +77,7 @@ class LazyReviewFuzzTest {
 
     @Test
     void randomNestingRunsEveryNodeOnce() {
-        long end = System.nanoTime() + Duration.ofSeconds(Long.getLong("fuzz.seconds", 40)).toNanos();
+        long end = System.nanoTime() + Duration.ofSeconds(Long.getLong("spindle.lazyFuzz.seconds", 10)).toNanos();
         int round = 0;
         while (System.nanoTime() < end) {
             for (int threads : new int[] {2, 3, 4}) {
