@@ -126,8 +126,8 @@ public final class LazyWorker {
 
     /**
      * LZ9: a job that {@link #jobStarting} saw start at {@code startDepth} ended. Its joins all ended too, so the stack
-     * is back at {@code startDepth}; setting it again repairs what a join that overflowed the stack in its own
-     * bookkeeping could not (it ends with its frame still pushed). Then forgets the closures the job's joins left in
+     * is back at {@code startDepth}; setting it again is a safety net, not a step any path relies on (every join
+     * restores the depth it found). Then forgets the closures the job's joins left in
      * frames above, so that a finished computation's data is not kept alive by a worker that stays idle (cleared here,
      * once per job, rather than by a store per join). The stale entries are contiguous from the depth up (each join
      * fills the frame just above the previous one), so the loop stops at the first empty frame.
