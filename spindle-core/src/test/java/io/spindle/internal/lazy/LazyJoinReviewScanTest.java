@@ -47,31 +47,36 @@ class LazyJoinReviewScanTest {
     }
 
     /**
-     * LZ5 says a promotion step completes or leaves the frame latent; promote() moves {@code lo} before
-     * {@code slots.publish}, so an overflow entering publish leaves the frame counted as promoted with its job in no
-     * slot: the join finds d < lo, fails to reclaim, takes the job for stolen and waits for a latch nobody will set.
+     * LZ5: a promotion step completes or leaves the frame latent. Found by this scan: promote() moved {@code lo} before
+     * {@code slots.publish}, so an overflow entering publish left the frame counted as promoted with its job in no
+     * slot, and the join waited for a latch nobody would set. Now lo moves after the call.
      */
     @Test
     void aPromotionThatOverflowsBeforePublishingDoesNotHangItsJoin() throws Exception {
         Map<String, String> r = run(LazyStackOverflowScan.class, "-Xint", "-Xss512k", "-Dk0=1150");
         assertEquals("false", r.get("hang"), "a join waits for a promoted half that was never published: " + r);
+        assertEquals("true", r.get("reachedEdge"), "the scan never reached the stack's edge (tune -Dk0): " + r);
+        assertTrue(Integer.parseInt(r.get("threwWithoutB")) > 0, "no join overflowed inside the scan: " + r);
     }
 
     /**
-     * push() moves depth before calling heartbeat(); if that call overflows, the join throws with its frame left
-     * pushed and latent. The enclosing join repairs depth only after its wait for a stolen half; a job run during that
-     * wait starts above the dead frame and its first join promotes it: the dead join's b runs after its join threw.
+     * LZ9: once a join's frame is pushed, the join reaches its end. Found by this scan: push() moved depth and then
+     * called heartbeat(); when that call overflowed, the join threw with its frame left pushed and latent, a job run
+     * during the enclosing join's wait started above it, and its first join promoted the dead frame: b ran after its
+     * join had thrown. Now push skips the beat instead.
      */
     @Test
     void aJoinThatThrewInItsPushNeverRunsItsSecondHalfLater() throws Exception {
-        Map<String, String> r = run(LazyStaleFrameScan.class, "-Xint", "-Xss512k", "-Dk0=1330");
+        Map<String, String> r = run(LazyStaleFrameScan.class, "-Xint", "-Xss512k", "-Dk0=1250");
         assertEquals("0", r.get("bRanAfterJoinThrew"), "a b ran after its join had thrown: " + r);
+        assertEquals("true", r.get("reachedEdge"), "the scan never reached the stack's edge (tune -Dk0): " + r);
+        assertTrue(Integer.parseInt(r.get("scanned")) >= 48, "the scan started past the edge (tune -Dk0): " + r);
     }
 
     /**
-     * grow() replaces its four arrays one by one; an OutOfMemoryError part-way leaves them with different lengths for
-     * good (demonstrated: promoted/slotOf left at 64, so no frame at depth 64..127 of that worker can be promoted
-     * again; were kinds the one left short, every join at those depths would throw ArrayIndexOutOfBoundsException).
+     * LZ5: grow() is all or nothing. Found by this scan: it replaced its four arrays one by one, and an
+     * OutOfMemoryError part-way left them with different lengths for good (promoted/slotOf at 64: no frame at depth
+     * 64..127 of that worker could be promoted again).
      */
     @Test
     void growingTheFrameStackOutOfMemoryKeepsTheArraysConsistent() throws Exception {
@@ -86,7 +91,7 @@ class LazyJoinReviewScanTest {
     @Disabled("Known residual of E4 (registry package-info), older than lazy joins: the injection's notification is "
             + "retried at the depth where it overflowed, for ever. Kept as the reproduction for its fix.")
     void aCrossPoolInstallAtTheStackEdgeReturns() throws Exception {
-        Map<String, String> r = run(LazyEdgeWaitScan.class, "-Xint", "-Xss512k", "-Dk0=1330");
+        Map<String, String> r = run(LazyEdgeWaitScan.class, "-Xint", "-Xss512k", "-Dk0=1250");
         assertEquals("false", r.get("hang"), "install retries newInjectedJobs at the same depth for ever: " + r);
     }
 }
