@@ -10,7 +10,8 @@ import io.spindle.internal.registry.WorkerThread;
  * of R bytes, for R in a range: some R lets the first copy succeed and a later one fail. Then, with the heap freed,
  * it checks the arrays still have one length, and that a join at that depth works again.
  *
- * <p>Prints per R where it differs, and {@code RESULT mismatches=<n> brokenAfter=<n> firstBroken=<message>}.
+ * <p>Prints per R where it differs, and {@code RESULT mismatches=<n> brokenAfter=<n> oomInJoin=<n>
+ * firstBroken=<message>}.
  */
 public final class LazyGrowOomScan {
     static Object[] hoard = new Object[1 << 20];
@@ -76,6 +77,7 @@ public final class LazyGrowOomScan {
     public static void main(String[] args) throws Exception {
         int mismatches = 0;
         int broken = 0;
+        int oomInJoin = 0; // reserves at which the join at the growing depth ran out of memory: the scan's point
         String firstBroken = "none";
         for (int r = Integer.getInteger("from", 0); r <= Integer.getInteger("to", 2000); r += 8) {
             pool = ThreadPool.builder().threads(1).joinStrategy(JoinStrategy.LAZY).build();
@@ -104,6 +106,9 @@ public final class LazyGrowOomScan {
             if (mismatch) {
                 mismatches++;
             }
+            if ("oom".equals(outcome)) {
+                oomInJoin++;
+            }
             if (!"ok".equals(afterwards)) {
                 broken++;
                 if (firstBroken.equals("none")) {
@@ -111,6 +116,7 @@ public final class LazyGrowOomScan {
                 }
             }
         }
-        System.out.println("RESULT mismatches=" + mismatches + " brokenAfter=" + broken + " firstBroken=" + firstBroken);
+        System.out.println("RESULT mismatches=" + mismatches + " brokenAfter=" + broken + " oomInJoin=" + oomInJoin
+                + " firstBroken=" + firstBroken);
     }
 }

@@ -84,6 +84,7 @@ class LazyJoinReviewScanTest {
                 "-Dfrom=480", "-Dto=560");
         assertEquals("0", r.get("mismatches"), "frame arrays of different lengths after an OOM in grow(): " + r);
         assertEquals("0", r.get("brokenAfter"), r.toString());
+        assertTrue(Integer.parseInt(r.get("oomInJoin")) > 0, "no reserve made the growing join run out of memory: " + r);
     }
 
     /** Pre-existing (Registry E4), found by the lazy scans: a cross-pool install at the stack edge livelocks. */
