@@ -363,7 +363,10 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
 
     // --- what this worker shows its sleep protocol (IdleState.WorkView) ---------------------------------------------
 
-    /** The final check before blocking (J5): is there injected work, or a broadcast copy for this worker? */
+    /**
+     * The final check before blocking (J5): is there injected work, a broadcast copy for this worker, or (lazy joins,
+     * LZ6) a promoted join half in any worker's slots?
+     */
     @Override
     public boolean hasInjectedOrPrivateWork() {
         return registry.hasInjectedJobs() || !broadcasts.isEmpty() || anyPromotedFrame();
@@ -448,7 +451,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         return lazy != null ? lazy.promotions() : 0L;
     }
 
-    /** A racy snapshot of the jobs waiting in this worker's deque and broadcast queue, for statistics. */
+    /** A racy snapshot of the jobs waiting in this worker's deque, broadcast queue and promotion slots, for statistics. */
     int queuedEstimate() {
         return deque.sizeEstimate() + broadcasts.size() + (lazy != null ? lazy.slots().sizeEstimate() : 0);
     }

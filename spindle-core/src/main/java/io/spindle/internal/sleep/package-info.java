@@ -102,7 +102,10 @@
  *       The poster's fence is needed even without roll-over: a poster that finds the JEC already odd writes nothing
  *       to the counters, so only the fence orders its job's publication before its read of the sleeping count (spin:
  *       {@code spindle-verification/model/jec.pml}, variant without the poster fence).
- *       Internal pushes have no fence (as in rayon): see "Internal pushes" below for what they are promised.</dd>
+ *       Internal pushes have no fence (as in rayon): see "Internal pushes" below for what they are promised. A lazy
+ *       join's promotion (internal/lazy, LZ6) is an internal job with the injection's guarantee: the promoter fences
+ *       between its slot store and the protocol's read of the counters, and the final check reads every worker's
+ *       promotion slots too.</dd>
  *   <dt>J6 - no wake-up between registration and blocking.</dt>
  *   <dd>{@code WorkerSleepState} holds one volatile word per worker: AWAKE, PREPARING, NOTIFIED, BLOCKED, WAKING.
  *       The sleeper moves AWAKE to PREPARING by CAS <em>before</em> it announces on its latch (L1) and before it
