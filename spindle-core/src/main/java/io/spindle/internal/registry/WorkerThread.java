@@ -451,7 +451,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         return lazy != null ? lazy.promotions() : 0L;
     }
 
-    /** A racy snapshot of the jobs waiting in this worker's deque, broadcast queue and promotion slots, for statistics. */
+    /** A racy snapshot of the jobs waiting in this worker's deque, broadcast queue and promotion slots (statistics). */
     int queuedEstimate() {
         return deque.sizeEstimate() + broadcasts.size() + (lazy != null ? lazy.slots().sizeEstimate() : 0);
     }
