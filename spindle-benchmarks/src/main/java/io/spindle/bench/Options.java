@@ -75,10 +75,12 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
                              spindle-jec-eager), 0..1000000 µs (default: the library's, 100 µs unless
                              -Dspindle.heartbeatMicros is given); the reports' header records it
               --only a,b     run only these workloads (default: all), e.g. --only fib-naive,sparse
-              --pools p,q    contenders, in this run order (default: spindle-jec,spindle-jec-eager,spindle-sleepy,
-                             spindle-hint,fjp,sequential); spindle-* use the library's default join strategy
-                             (lazy), spindle-jec-eager is spindle-jec with JoinStrategy.EAGER; Spindle strategies
-                             this build does not implement are skipped with a note
+              --pools p,q    contenders, in this run order (default: spindle-jec,spindle-sleepy,spindle-hint,
+                             fjp,sequential); spindle-* use the library's default join strategy (lazy);
+                             spindle-jec-eager, only when asked for, is spindle-jec with JoinStrategy.EAGER (best
+                             in a run of its own or with --jvm-per-pool: in one JVM with a lazy pool, the two share
+                             the JIT's profile of the join code); Spindle strategies this build does not implement
+                             are skipped with a note
               --out DIR      where results.json, report.md and report.html go (default: bench-results)
               --runs K       measured runs per workload and pool (default 5; 3 with --quick)
               --warmup W     warm-up runs first, not counted (default 3; 1 with --quick)
@@ -110,7 +112,9 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
         OptionalInt heartbeatMicros = OptionalInt.empty();
         long coarsePairSteps = 0;
         List<String> only = List.of();
-        List<PoolKind> pools = Arrays.asList(PoolKind.values());
+        // Not spindle-jec-eager by default: an eager and a lazy pool in one JVM share the JIT's profile of the join
+        // code, which then stops inlining the lazy join into its callers (BENCHMARKS.md, "Which join?").
+        List<PoolKind> pools = Arrays.stream(PoolKind.values()).filter(k -> k != PoolKind.SPINDLE_JEC_EAGER).toList();
         Path out = Path.of("bench-results");
         int runs = -1;
         int warmup = -1;
