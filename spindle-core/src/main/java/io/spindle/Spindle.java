@@ -7,6 +7,8 @@ import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongBinaryOperator;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -68,6 +70,34 @@ public final class Spindle {
         } else {
             ThreadPool.global().join(a, b);
         }
+    }
+
+    /**
+     * Runs {@code a} and {@code b}, potentially in parallel, on the current pool and returns
+     * {@code combine(a's result, b's result)}, with no {@code Pair} and no boxing; see
+     * {@link ThreadPool#join(LongSupplier, LongSupplier, LongBinaryOperator)}.
+     *
+     * <pre>{@code
+     * static long fib(int n) {
+     *     return n < 2 ? n : Spindle.join(() -> fib(n - 1), () -> fib(n - 2), Long::sum);
+     * }
+     * }</pre>
+     *
+     * @param a       the first closure
+     * @param b       the second closure
+     * @param combine combines the two results
+     * @return {@code combine.applyAsLong(a.getAsLong(), b.getAsLong())}
+     * @throws NullPointerException if {@code a}, {@code b} or {@code combine} is null
+     */
+    public static long join(LongSupplier a, LongSupplier b, LongBinaryOperator combine) {
+        WorkerThread w = WorkerThread.current();
+        if (w != null) {
+            Objects.requireNonNull(a, "a");
+            Objects.requireNonNull(b, "b");
+            Objects.requireNonNull(combine, "combine");
+            return Registry.joinOn(w, a, b, combine);
+        }
+        return ThreadPool.global().join(a, b, combine);
     }
 
     /**

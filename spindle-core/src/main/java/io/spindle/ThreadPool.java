@@ -20,6 +20,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
+import java.util.function.LongBinaryOperator;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -137,10 +139,12 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
     }
 
     /**
-     * Runs {@code a} and {@code b}, potentially in parallel, and returns both results. On a worker, {@code b} is made
-     * available for stealing while {@code a} runs inline; {@code b} then runs inline if nobody stole it. Both closures
-     * always run. If {@code a} throws, its throwable is rethrown after {@code b} ended, with {@code b}'s failure (if
-     * any) added as suppressed; otherwise {@code b}'s failure is rethrown.
+     * Runs {@code a} and {@code b}, potentially in parallel, and returns both results. On a worker, {@code a} runs
+     * inline while {@code b} waits to be taken by an idle worker: with the default {@link JoinStrategy#LAZY lazy} joins
+     * it waits in a frame local to the worker until the worker promotes it at a heartbeat (SPEC §7), with {@link
+     * JoinStrategy#EAGER eager} joins it is stealable at once; {@code b} then runs inline if nobody took it. Both
+     * closures always run. If {@code a} throws, its throwable is rethrown after {@code b} ended, with {@code b}'s
+     * failure (if any) added as suppressed; otherwise {@code b}'s failure is rethrown.
      *
      * <p>One exception to "both always run": when {@code a} overflowed the stack so close to its end that the pool
      * cannot even take {@code b} back, {@code b} does not run at all, and the {@link StackOverflowError} is thrown. A
@@ -170,6 +174,34 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         Objects.requireNonNull(a, "a");
         Objects.requireNonNull(b, "b");
         registry.join(a, b);
+    }
+
+    /**
+     * Runs {@code a} and {@code b}, potentially in parallel, and returns {@code combine(a's result, b's result)}: the
+     * join of {@link #join(Supplier, Supplier)} for {@code long} results, with no {@code Pair} and no boxing. On a
+     * lazy pool a join nobody takes then allocates no more than the caller's closures (the {@code b} closure, and the
+     * {@code a} closure where the JIT does not inline the join), which is what fine-grained recursion such as a tree
+     * sum needs. Failures as
+     * {@link #join(Supplier, Supplier)}; {@code combine} runs only if both closures succeeded, on the calling thread.
+     *
+     * <pre>{@code
+     * long sum(Node n) {
+     *     return n.left == null ? n.value
+     *             : n.value + pool.join(() -> sum(n.left), () -> sum(n.right), Long::sum);
+     * }
+     * }</pre>
+     *
+     * @param a       the first closure
+     * @param b       the second closure
+     * @param combine combines the two results
+     * @return {@code combine.applyAsLong(a.getAsLong(), b.getAsLong())}
+     * @throws NullPointerException if {@code a}, {@code b} or {@code combine} is null
+     */
+    public long join(LongSupplier a, LongSupplier b, LongBinaryOperator combine) {
+        Objects.requireNonNull(a, "a");
+        Objects.requireNonNull(b, "b");
+        Objects.requireNonNull(combine, "combine");
+        return registry.join(a, b, combine);
     }
 
     /**

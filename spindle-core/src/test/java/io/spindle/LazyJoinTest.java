@@ -54,6 +54,61 @@ class LazyJoinTest {
         }
     }
 
+    static long fibLong(int n) {
+        return n < 2 ? n : Spindle.join(() -> fibLong(n - 1), () -> fibLong(n - 2), Long::sum);
+    }
+
+    /** The long form: right on every configuration, lazy promoting at every join and eager (both run here). */
+    @ParameterizedTest
+    @MethodSource("io.spindle.TestPools#configs")
+    void theLongFormIsRightLazyAndEager(TestPools.Config c) {
+        for (JoinStrategy js : JoinStrategy.values()) {
+            try (ThreadPool pool = c.builder().joinStrategy(js).heartbeatInterval(Duration.ZERO).build()) {
+                for (int i = 0; i < 10; i++) {
+                    long r = Watchdog.call(DEADLINE, () -> "fibLong on " + c + " " + js + "\n" + pool,
+                            () -> pool.install(() -> fibLong(20)));
+                    assertEquals(6765L, r);
+                }
+                assertEquals(6765L * 3 + 1, pool.join(() -> fibLong(20), () -> 2 * fibLong(20), (x, y) -> x + y + 1),
+                        "from outside the pool, and combine applied in order");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.spindle.TestPools#configs")
+    void theLongFormFollowsSpecOneOnFailure(TestPools.Config c) {
+        try (ThreadPool pool = stressPool(c)) {
+            for (int i = 0; i < 30; i++) {
+                AtomicInteger bRuns = new AtomicInteger();
+                AtomicInteger combines = new AtomicInteger();
+                IllegalStateException failA = new IllegalStateException("a");
+                IllegalArgumentException failB = new IllegalArgumentException("b");
+                RuntimeException thrown = Watchdog.call(DEADLINE, () -> "joinLong on " + c, () -> pool.install(() ->
+                        assertThrows(RuntimeException.class, () -> Spindle.join(() -> {
+                            fibLong(12); // joins inside a: beats that promote the outer b
+                            throw failA;
+                        }, () -> {
+                            bRuns.incrementAndGet();
+                            fibLong(10);
+                            throw failB;
+                        }, (x, y) -> combines.incrementAndGet()))));
+                assertSame(failA, thrown, "a's failure wins");
+                assertSame(failB, thrown.getSuppressed()[0], "b's failure is suppressed into a's");
+                assertEquals(1, bRuns.get(), "b ran exactly once");
+                long onlyB = Watchdog.call(DEADLINE, () -> "joinLong on " + c, () -> pool.install(() -> {
+                    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                            () -> Spindle.join(() -> fibLong(12), () -> {
+                                throw failB;
+                            }, (x, y) -> combines.incrementAndGet()));
+                    return e == failB ? 1L : 0L;
+                }));
+                assertEquals(1L, onlyB, "b's failure alone is thrown as it is");
+                assertEquals(0, combines.get(), "combine never runs after a failure");
+            }
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("io.spindle.TestPools#configs")
     void failuresFollowSpecOneWhenHalvesArePromoted(TestPools.Config c) {
@@ -209,6 +264,20 @@ class LazyJoinTest {
         assertTrue(tooLong.getMessage().contains("PT2S"), tooLong.getMessage());
         assertThrows(NullPointerException.class, () -> b.heartbeatInterval(null));
         assertThrows(NullPointerException.class, () -> b.joinStrategy(null));
+    }
+
+    @Test
+    void theLongFormNamesItsNullArguments() {
+        try (ThreadPool pool = ThreadPool.builder().threads(1).build()) {
+            NullPointerException e = assertThrows(NullPointerException.class,
+                    () -> pool.join(() -> 1L, () -> 2L, null));
+            assertEquals("combine", e.getMessage());
+            e = assertThrows(NullPointerException.class, () -> pool.join(null, () -> 2L, Long::sum));
+            assertEquals("a", e.getMessage());
+            e = pool.install(() -> assertThrows(NullPointerException.class,
+                    () -> Spindle.join(() -> 1L, null, Long::sum)));
+            assertEquals("b", e.getMessage());
+        }
     }
 
     @Test

@@ -5,6 +5,8 @@ import io.spindle.internal.job.Failures;
 import io.spindle.internal.job.Job;
 import io.spindle.internal.registry.WorkerThread;
 
+import java.util.function.LongBinaryOperator;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -70,6 +72,29 @@ public final class Join {
         }
 
         rethrowFailures(failureA, jobB.failure(), runtimeFailure);
+    }
+
+    public static long join(WorkerThread worker, LongSupplier a, LongSupplier b, LongBinaryOperator combine) {
+        JoinJob jobB = JoinJob.of(worker, b);
+        worker.push(jobB); // its release store publishes the job's fields to a thief
+
+        long resultA = 0L;
+        Throwable failureA = null;
+        try {
+            resultA = a.getAsLong();
+        } catch (Throwable t) {
+            failureA = t; // b still runs (SPEC §1: both closures always run)
+        }
+        Throwable runtimeFailure;
+        try {
+            runtimeFailure = takeBackOrWait(worker, jobB);
+        } catch (Throwable noStackLeft) { // see ABANDONED: only the call itself can throw
+            jobB.slot = JoinJob.ABANDONED; // a plain store: no call fits here
+            throw noStackLeft;
+        }
+
+        rethrowFailures(failureA, jobB.failure(), runtimeFailure);
+        return combine.applyAsLong(resultA, (Long) jobB.result()); // b ran and succeeded: its result is a Long
     }
 
     /**

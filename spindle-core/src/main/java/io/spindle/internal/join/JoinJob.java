@@ -4,6 +4,7 @@ import io.spindle.internal.job.Job;
 import io.spindle.internal.latch.CoreLatch;
 import io.spindle.internal.registry.WorkerThread;
 
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -56,6 +57,11 @@ public abstract class JoinJob extends CoreLatch implements Job {
 
     public static JoinJob of(WorkerThread owner, Runnable b) {
         return new OfRunnable(owner, b);
+    }
+
+    /** For a join of long results: the result is boxed here, once per job, not once per join. */
+    public static JoinJob of(WorkerThread owner, LongSupplier b) {
+        return new OfLongSupplier(owner, b);
     }
 
     /** Runs the closure; its result, or null for a {@link Runnable}. */
@@ -140,6 +146,20 @@ public abstract class JoinJob extends CoreLatch implements Job {
         Object compute() {
             closure.run();
             return null;
+        }
+    }
+
+    private static final class OfLongSupplier extends JoinJob {
+        private final LongSupplier closure;
+
+        OfLongSupplier(WorkerThread owner, LongSupplier closure) {
+            super(owner);
+            this.closure = closure;
+        }
+
+        @Override
+        Object compute() {
+            return closure.getAsLong();
         }
     }
 

@@ -6,6 +6,8 @@ import io.spindle.internal.join.Join;
 import io.spindle.internal.join.JoinJob;
 import io.spindle.internal.registry.WorkerThread;
 
+import java.util.function.LongBinaryOperator;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -109,6 +111,50 @@ public final class LazyJoin {
         if (failureA != null || failureB != null || runtimeFailure != null) {
             Join.rethrowFailures(failureA, failureB, runtimeFailure);
         }
+    }
+
+    public static long join(WorkerThread worker, LongSupplier a, LongSupplier b, LongBinaryOperator combine) {
+        LazyWorker lazy = worker.lazy();
+        int d = lazy.push(b, LazyWorker.LONG_SUPPLIER);
+
+        long resultA = 0L;
+        Throwable failureA = null;
+        try {
+            resultA = a.getAsLong();
+        } catch (Throwable t) {
+            failureA = t; // b still runs (SPEC §1: both closures always run)
+        }
+        long resultB = 0L;
+        Throwable failureB = null;
+        Throwable runtimeFailure = null;
+        if (d >= lazy.lo) {
+            lazy.depth = d; // LZ2: latent
+            try {
+                resultB = b.getAsLong();
+            } catch (Throwable t) {
+                failureB = t;
+            }
+        } else {
+            JoinJob job = lazy.promoted[d];
+            try {
+                runtimeFailure = finishPromoted(worker, lazy, d, job);
+            } catch (Throwable noStackLeft) { // finishPromoted throws nothing: only the call itself can (no stack)
+                // b cannot run at this depth: abandon the job (whoever takes it skips it; a thief already running it
+                // is the eager join's residual race) and pop the frame. Plain stores only: no call fits here.
+                job.slot = JoinJob.ABANDONED;
+                lazy.depth = d;
+                lazy.lo = d;
+                throw noStackLeft;
+            }
+            failureB = job.failure();
+            if (failureB == null && runtimeFailure == null) {
+                resultB = (Long) job.result(); // the promoted job boxed it: once per promotion, not per join
+            }
+        }
+        if (failureA != null || failureB != null || runtimeFailure != null) {
+            Join.rethrowFailures(failureA, failureB, runtimeFailure);
+        }
+        return combine.applyAsLong(resultA, resultB);
     }
 
     /**

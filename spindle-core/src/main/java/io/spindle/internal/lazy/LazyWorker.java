@@ -7,6 +7,7 @@ import io.spindle.internal.sleep.SleepProtocol;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -17,6 +18,7 @@ import java.util.function.Supplier;
 public final class LazyWorker {
     static final byte SUPPLIER = 0;
     static final byte RUNNABLE = 1;
+    static final byte LONG_SUPPLIER = 2;
     private static final int INITIAL_FRAMES = 64;
 
     private static final VarHandle PROMOTIONS;
@@ -36,7 +38,7 @@ public final class LazyWorker {
     private final int threads;
 
     // --- the frame stack (LZ1, LZ2: owner only, plain) --------------------------------------------------------------
-    /** Frame d's {@code b}: a Supplier or a Runnable, as {@link #kinds} says. */
+    /** Frame d's {@code b}: a Supplier, a Runnable or a LongSupplier, as {@link #kinds} says. */
     Object[] closures = new Object[INITIAL_FRAMES];
     byte[] kinds = new byte[INITIAL_FRAMES];
     /** For a promoted frame d (d < lo): the job made of its {@code b}, and the slot it was published in. */
@@ -202,7 +204,8 @@ public final class LazyWorker {
             // The job is fresh (never reused: no thief can hold a dead frame, LZ7); allocating it may throw, before
             // anything changed.
             JoinJob job = kinds[f] == SUPPLIER ? JoinJob.of(owner, (Supplier<?>) closures[f])
-                    : JoinJob.of(owner, (Runnable) closures[f]);
+                    : kinds[f] == RUNNABLE ? JoinJob.of(owner, (Runnable) closures[f])
+                    : JoinJob.of(owner, (LongSupplier) closures[f]);
             promoted[f] = job;
             slotOf[f] = s;
             slots.publish(s, job);  // volatile: the job's fields are visible to whoever takes it

@@ -87,10 +87,10 @@
  * suppressed; a failure of a runtime step comes last. A latent {@code b} runs in the join's own frame, so nothing of
  * the runtime stands between {@code a} and {@code b}. A promoted one follows the eager join's E3: the owner retries a
  * failed step of its wait and throws the first failure after {@code b} ran; a stack overflow before a thief took the
- * job (the call into the wait included) cannot be retried at that depth, so the job is abandoned
- * ({@link io.spindle.internal.join.JoinJob#ABANDONED}, skipped by whoever takes it) and the join throws the overflow.
- * The stack-overflow scans of {@code LazyJoinReviewScanTest} drive an overflow at every depth of these paths. The eager join's one residual race stays: a thief
- * that took the job just before it was abandoned runs it after the join ended.
+ * job (the call into the wait included) cannot be retried at that depth, so the job is abandoned ({@link
+ * io.spindle.internal.join.JoinJob#ABANDONED}, skipped by whoever takes it) and the join throws the overflow. The
+ * stack-overflow scans of {@code LazyJoinReviewScanTest} drive an overflow at every depth of these paths. The eager
+ * join's one residual race stays: a thief that took the job just before it was abandoned runs it after the join ended.
  *
  * <h2>What lazy joins do not do</h2>
  * A worker promotes only at its joins: code that runs for a long time without joining (a long sequential leaf) shares

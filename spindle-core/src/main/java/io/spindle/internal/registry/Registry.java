@@ -43,6 +43,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongBinaryOperator;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -352,9 +354,22 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         }
     }
 
+    public long join(LongSupplier a, LongSupplier b, LongBinaryOperator combine) {
+        WorkerThread w = currentWorker();
+        if (w != null) {
+            return joinOn(w, a, b, combine);
+        }
+        return installCold(() -> joinOn(currentWorker(), a, b, combine));
+    }
+
     /** A join on worker {@code w}, by its pool's {@link io.spindle.JoinStrategy} (SPEC §7). */
     public static <A, B> Pair<A, B> joinOn(WorkerThread w, Supplier<A> a, Supplier<B> b) {
         return w.lazy() != null ? LazyJoin.join(w, a, b) : Join.join(w, a, b);
+    }
+
+    /** As {@link #joinOn(WorkerThread, Supplier, Supplier)}, for long results combined. */
+    public static long joinOn(WorkerThread w, LongSupplier a, LongSupplier b, LongBinaryOperator combine) {
+        return w.lazy() != null ? LazyJoin.join(w, a, b, combine) : Join.join(w, a, b, combine);
     }
 
     /** As {@link #joinOn(WorkerThread, Supplier, Supplier)}, for two Runnables. */
