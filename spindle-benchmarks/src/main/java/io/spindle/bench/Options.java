@@ -67,7 +67,7 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
                              oversubscribes a small machine on purpose; none: only at --threads)
               --join-threads M,..|none
                              the join workloads (join-depth-20, fib-naive, fib-cutoff, tree-sum, tree-sum-1k,
-                             coarse-pair, quicksort, mergesort, matmul) get rows at these pool sizes too, measured
+                             their -long forms, coarse-pair, quicksort, mergesort, matmul) get rows at these pool sizes too, measured
                              in the same interleaved runs as their --threads rows (default 1: a join nobody can
                              steal, beside the sequential version; none: only at --threads)
               --heartbeat-micros H

@@ -17,20 +17,26 @@ import java.util.concurrent.RecursiveTask;
 final class TreeSum extends ComputeWorkload {
     private final int depth;
     private final int trees;
+    private final boolean longForm;
     private Tree root;
 
-    /** @param trees the tree is summed this many times per run, inside one call into the pool; time_ms is per tree */
-    TreeSum(String name, int depth, int trees) {
+    /**
+     * @param trees    the tree is summed this many times per run, inside one call into the pool; time_ms is per tree
+     * @param longForm Spindle joins with {@code join(LongSupplier, LongSupplier, LongBinaryOperator)} (no Pair, no
+     *                 boxing) instead of {@code join(Supplier, Supplier)}; FJP's and the sequential code are the same
+     */
+    TreeSum(String name, int depth, int trees, boolean longForm) {
         super(name);
         if (depth < 1 || trees < 1) throw new IllegalArgumentException("need depth >= 1 and trees >= 1");
         this.depth = depth;
         this.trees = trees;
+        this.longForm = longForm;
     }
 
     @Override
     public String description() {
         String s = String.format("sum of a balanced binary tree of %,d nodes, a join at each of its %,d inner nodes",
-                nodes(), joins());
+                nodes(), joins()) + (longForm ? " (Spindle: the long form of join, no Pair, no boxing)" : "");
         return trees == 1 ? s : s + String.format("; %,d sums of it inside one install / invoke per run, time_ms is "
                 + "per tree", trees);
     }
@@ -77,9 +83,10 @@ final class TreeSum extends ComputeWorkload {
     long onSpindle(ThreadPool pool) {
         Tree r = root;
         int n = trees;
+        boolean viaLongs = longForm;
         return pool.install(() -> {
             long total = 0;
-            for (int i = 0; i < n; i++) total += spindle(r);
+            for (int i = 0; i < n; i++) total += viaLongs ? spindleLong(r) : spindle(r);
             return total;
         });
     }
@@ -105,6 +112,11 @@ final class TreeSum extends ComputeWorkload {
         if (t.left == null) return t.value;
         Pair<Long, Long> r = Spindle.join(() -> spindle(t.left), () -> spindle(t.right));
         return t.value + r.first() + r.second();
+    }
+
+    static long spindleLong(Tree t) {
+        if (t.left == null) return t.value;
+        return t.value + Spindle.join(() -> spindleLong(t.left), () -> spindleLong(t.right), Long::sum);
     }
 
     static long sequential(Tree t) {

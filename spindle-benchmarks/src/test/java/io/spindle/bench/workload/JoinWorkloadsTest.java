@@ -27,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class JoinWorkloadsTest {
     private static final List<String> JOIN_WORKLOADS = List.of("join-depth-20", "fib-naive", "fib-cutoff",
-            "tree-sum", "tree-sum-1k", "quicksort", "mergesort", "matmul", "coarse-pair");
+            "tree-sum", "tree-sum-long", "tree-sum-1k", "tree-sum-1k-long", "quicksort", "mergesort", "matmul",
+            "coarse-pair");
 
     private static final PoolKind[] KINDS = {PoolKind.SPINDLE_JEC, PoolKind.SPINDLE_JEC_EAGER, PoolKind.FJP,
             PoolKind.SEQUENTIAL};
@@ -93,10 +94,10 @@ class JoinWorkloadsTest {
     @Test
     void treeSumAndJoinDepthCountTheirJoins() {
         for (int depth = 1; depth <= 12; depth++) {
-            assertEquals(innerNodes(Tree.balanced(depth)), new TreeSum("t", depth, 1).joins(), "depth " + depth);
+            assertEquals(innerNodes(Tree.balanced(depth)), new TreeSum("t", depth, 1, false).joins(), "depth " + depth);
             assertEquals((1L << depth) - 1, new JoinDepth(depth).joins());
         }
-        assertEquals(511, new TreeSum("tree-sum-1k", 10, 1_000).joins());
+        assertEquals(511, new TreeSum("tree-sum-1k", 10, 1_000, false).joins());
     }
 
     private static long innerNodes(Tree t) {
@@ -130,8 +131,10 @@ class JoinWorkloadsTest {
 
     @Test
     void treeSumsAreRightEverywhere() {
-        runEverywhere(new TreeSum("tree-sum", 12, 1));
-        runEverywhere(new TreeSum("tree-sum-1k", 10, 20));
+        runEverywhere(new TreeSum("tree-sum", 12, 1, false));
+        runEverywhere(new TreeSum("tree-sum-1k", 10, 20, false));
+        runEverywhere(new TreeSum("tree-sum-long", 12, 1, true));
+        runEverywhere(new TreeSum("tree-sum-1k-long", 10, 20, true));
     }
 
     @Test
