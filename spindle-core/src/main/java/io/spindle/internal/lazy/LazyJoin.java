@@ -28,6 +28,17 @@ public final class LazyJoin {
         JoinJob unused = JoinJob.of(null, (Runnable) () -> { });
         unused.slot = JoinJob.ABANDONED;
         Failures.pauseAfterRuntimeFailure(0);
+        // And initialize Join, whose failure rules a lazy join uses only once a closure threw, maybe with no stack
+        // left: its static initializer (a lambda) would then overflow and leave the class unusable for good.
+        Join.rethrowFailures(null, null, null); // nothing to throw: only links and initializes the class
+    }
+
+    /**
+     * Initializes this class (and {@link Join}) now. Called when a lazy pool builds its workers, so that a program's
+     * first join, which may come at any depth of the stack, does not run these classes' static initializers there.
+     */
+    public static void link() {
+        // the call itself is the point: it runs the static initializer above
     }
 
     public static <A, B> Pair<A, B> join(WorkerThread worker, Supplier<A> a, Supplier<B> b) {

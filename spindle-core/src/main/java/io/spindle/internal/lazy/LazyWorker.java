@@ -61,6 +61,7 @@ public final class LazyWorker {
     private long promotions; // owner writes (opaque), statistics read
 
     public LazyWorker(WorkerThread owner, SleepProtocol sleep, long intervalNanos) {
+        LazyJoin.link(); // the join classes' static initializers run here, at the pool's build, not at a deep join
         this.owner = owner;
         this.sleep = sleep;
         this.intervalNanos = intervalNanos;
