@@ -255,6 +255,16 @@ class JecSleepTest {
             sleepers[i].start();
         }
         awaitSleeping(sleep, sleepers.length);
+        // Registered is not yet blocked: a sleeper counts itself, then makes its final check while PREPARING, and a
+        // waker that claims it there leaves the count for the sleeper to undo (J2, J6) a moment later. The tests
+        // below read the counts right after a post, so they start from sleepers that are parked for good.
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        for (Thread t : sleepers) {
+            while (t.getState() != Thread.State.WAITING && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertEquals(Thread.State.WAITING, t.getState(), "a registered sleeper never blocked");
+        }
         return sleepers;
     }
 
