@@ -10,6 +10,7 @@ import java.util.function.Function;
 import java.util.function.LongBinaryOperator;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * Free functions that use the pool of the calling worker thread, or the {@link ThreadPool#global() global pool} when
@@ -98,6 +99,35 @@ public final class Spindle {
             return Registry.joinOn(w, a, b, combine);
         }
         return ThreadPool.global().join(a, b, combine);
+    }
+
+    /**
+     * Applies {@code f} to {@code x} and to {@code y}, potentially in parallel, on the current pool and returns
+     * {@code combine(f(x), f(y))}, with no closure to allocate when {@code f} captures nothing; see
+     * {@link ThreadPool#join(ToLongFunction, Object, Object, LongBinaryOperator)}.
+     *
+     * <pre>{@code
+     * static long sum(Node n) {
+     *     return n.left == null ? n.value : n.value + Spindle.join(Sums::sum, n.left, n.right, Long::sum);
+     * }
+     * }</pre>
+     *
+     * @param f       the function applied to both arguments
+     * @param x       the first argument
+     * @param y       the second argument
+     * @param combine combines the two results
+     * @param <T>     the arguments' type
+     * @return {@code combine.applyAsLong(f.applyAsLong(x), f.applyAsLong(y))}
+     * @throws NullPointerException if {@code f} or {@code combine} is null
+     */
+    public static <T> long join(ToLongFunction<? super T> f, T x, T y, LongBinaryOperator combine) {
+        WorkerThread w = WorkerThread.current();
+        if (w != null) {
+            Objects.requireNonNull(f, "f");
+            Objects.requireNonNull(combine, "combine");
+            return Registry.joinOn(w, f, x, y, combine);
+        }
+        return ThreadPool.global().join(f, x, y, combine);
     }
 
     /**

@@ -23,6 +23,7 @@ import java.util.function.IntFunction;
 import java.util.function.LongBinaryOperator;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * A pool of worker threads that run fork-join work: {@link #join join}, {@link #scope scope}, {@link #spawn spawn},
@@ -202,6 +203,39 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         Objects.requireNonNull(b, "b");
         Objects.requireNonNull(combine, "combine");
         return registry.join(a, b, combine);
+    }
+
+    /**
+     * Applies {@code f} to {@code x} and to {@code y}, potentially in parallel, and returns
+     * {@code combine(f(x), f(y))}: the join of {@link #join(LongSupplier, LongSupplier, LongBinaryOperator)} for the
+     * common shape where both halves are one function applied to two arguments, written without closures. When
+     * {@code f} captures nothing (a reference to a static method, as below) a lazy join that nobody takes allocates
+     * nothing at all: {@code f} and {@code y} wait in a frame of the worker, and {@code f(y)} runs inline, so that
+     * divide-and-conquer code with a join at every level runs close to the speed of its sequential version
+     * (BENCHMARKS.md, "Which join?"). Failures as {@link #join(Supplier, Supplier)}, with {@code f(x)} as {@code a}
+     * and {@code f(y)} as {@code b}; {@code combine} runs only if both succeeded, on the calling thread. {@code x} and
+     * {@code y} may be null if {@code f} accepts null. Primitive arguments are boxed, which allocates nothing only for
+     * the values the JDK caches ({@code -128..127}); a tree's nodes or any other object the caller already has cost
+     * nothing more.
+     *
+     * <pre>{@code
+     * static long sum(Node n) {
+     *     return n.left == null ? n.value : n.value + pool.join(Sums::sum, n.left, n.right, Long::sum);
+     * }
+     * }</pre>
+     *
+     * @param f       the function applied to both arguments
+     * @param x       the first argument
+     * @param y       the second argument
+     * @param combine combines the two results
+     * @param <T>     the arguments' type
+     * @return {@code combine.applyAsLong(f.applyAsLong(x), f.applyAsLong(y))}
+     * @throws NullPointerException if {@code f} or {@code combine} is null
+     */
+    public <T> long join(ToLongFunction<? super T> f, T x, T y, LongBinaryOperator combine) {
+        Objects.requireNonNull(f, "f");
+        Objects.requireNonNull(combine, "combine");
+        return registry.join(f, x, y, combine);
     }
 
     /**

@@ -6,6 +6,7 @@ import io.spindle.internal.registry.WorkerThread;
 
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * The stealable second half of a join. It is its own completion latch: a thief that runs it sets the latch, which
@@ -16,7 +17,8 @@ import java.util.function.Supplier;
  * failure fields):
  * <ul>
  *   <li>the latch state, inherited;</li>
- *   <li>the {@link Supplier} or {@link Runnable} to run, in one subclass each;</li>
+ *   <li>the closure to run (a {@link Supplier}, a {@link Runnable}, a {@link LongSupplier}, or a function with its
+ *       argument, which only the lazy join's promotions make), in one subclass each;</li>
  *   <li>{@code slot}: before the job runs, the owning worker (whom a thief must wake); after, the failure as it is (a
  *       {@link Throwable}), or the result, boxed in a {@link ThrowableResult} in the rare case that the result is
  *       itself a Throwable. Storing a failure must not allocate: the failure may be an OutOfMemoryError, or a
@@ -62,6 +64,11 @@ public abstract class JoinJob extends CoreLatch implements Job {
     /** For a join of long results: the result is boxed here, once per job, not once per join. */
     public static JoinJob of(WorkerThread owner, LongSupplier b) {
         return new OfLongSupplier(owner, b);
+    }
+
+    /** For a join that applies one function to two arguments: the job applies {@code f} to {@code argument}. */
+    public static <T> JoinJob of(WorkerThread owner, ToLongFunction<? super T> f, T argument) {
+        return new OfLongFunction<T>(owner, f, argument);
     }
 
     /** Runs the closure; its result, or null for a {@link Runnable}. */
@@ -160,6 +167,22 @@ public abstract class JoinJob extends CoreLatch implements Job {
         @Override
         Object compute() {
             return closure.getAsLong();
+        }
+    }
+
+    private static final class OfLongFunction<T> extends JoinJob {
+        private final ToLongFunction<? super T> function;
+        private final T argument;
+
+        OfLongFunction(WorkerThread owner, ToLongFunction<? super T> function, T argument) {
+            super(owner);
+            this.function = function;
+            this.argument = argument;
+        }
+
+        @Override
+        Object compute() {
+            return function.applyAsLong(argument);
         }
     }
 

@@ -9,6 +9,7 @@ import io.spindle.internal.registry.WorkerThread;
 import java.util.function.LongBinaryOperator;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * The {@link io.spindle.JoinStrategy#LAZY lazy} join (SPEC §7; invariants in package-info): {@code b} waits in a frame
@@ -166,6 +167,54 @@ public final class LazyJoin {
             Join.rethrowFailures(failureA, failureB, runtimeFailure);
         }
         return combine.applyAsLong(resultA, resultB);
+    }
+
+    /**
+     * {@code combine(f(x), f(y))}: the frame holds {@code f} and {@code y}, so a join nobody takes allocates nothing at
+     * all when {@code f} captures nothing (a method reference to a static method).
+     */
+    public static <T> long join(WorkerThread worker, ToLongFunction<? super T> f, T x, T y,
+            LongBinaryOperator combine) {
+        LazyWorker lazy = worker.lazy();
+        int d = lazy.push(f, y);
+
+        long resultX = 0L;
+        Throwable failureX = null;
+        try {
+            resultX = f.applyAsLong(x);
+        } catch (Throwable t) {
+            failureX = t; // f(y) still runs (SPEC §1: both closures always run)
+        }
+        long resultY = 0L;
+        Throwable failureY = null;
+        Throwable runtimeFailure = null;
+        if (d >= lazy.lo) {
+            lazy.depth = d; // LZ2: latent
+            try {
+                resultY = f.applyAsLong(y);
+            } catch (Throwable t) {
+                failureY = t;
+            }
+        } else {
+            JoinJob job = lazy.promoted[d];
+            try {
+                runtimeFailure = finishPromoted(worker, lazy, d, job);
+            } catch (Throwable noStackLeft) { // finishPromoted throws nothing: only the call itself can (no stack)
+                // As in the other forms: abandon the job and pop the frame, with plain stores only.
+                job.slot = JoinJob.ABANDONED;
+                lazy.depth = d;
+                lazy.lo = d;
+                throw noStackLeft;
+            }
+            failureY = job.failure();
+            if (failureY == null && runtimeFailure == null) {
+                resultY = (Long) job.result(); // the promoted job boxed it: once per promotion, not per join
+            }
+        }
+        if (failureX != null || failureY != null || runtimeFailure != null) {
+            Join.rethrowFailures(failureX, failureY, runtimeFailure);
+        }
+        return combine.applyAsLong(resultX, resultY);
     }
 
     /**

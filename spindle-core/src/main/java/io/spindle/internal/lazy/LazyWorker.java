@@ -9,6 +9,7 @@ import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * One worker's lazy-join state: its frame stack (LZ1), its heartbeat (LZ3) and its promotion slots (LZ4). Everything
@@ -19,6 +20,7 @@ public final class LazyWorker {
     static final byte SUPPLIER = 0;
     static final byte RUNNABLE = 1;
     static final byte LONG_SUPPLIER = 2;
+    static final byte LONG_FUNCTION = 3;
     private static final int INITIAL_FRAMES = 64;
 
     private static final VarHandle PROMOTIONS;
@@ -38,8 +40,13 @@ public final class LazyWorker {
     private final int threads;
 
     // --- the frame stack (LZ1, LZ2: owner only, plain) --------------------------------------------------------------
-    /** Frame d's {@code b}: a Supplier, a Runnable or a LongSupplier, as {@link #kinds} says. */
+    /**
+     * Frame d's {@code b}: a Supplier, a Runnable or a LongSupplier, as {@link #kinds} says; or, for a
+     * {@link #LONG_FUNCTION} frame, the function that {@code b} applies to {@code arguments[d]}.
+     */
     Object[] closures = new Object[INITIAL_FRAMES];
+    /** Frame d's argument, for a {@link #LONG_FUNCTION} frame; stale (cleared at LZ9) for the other kinds. */
+    Object[] arguments = new Object[INITIAL_FRAMES];
     byte[] kinds = new byte[INITIAL_FRAMES];
     /** For a promoted frame d (d < lo): the job made of its {@code b}, and the slot it was published in. */
     JoinJob[] promoted = new JoinJob[INITIAL_FRAMES];
@@ -90,6 +97,26 @@ public final class LazyWorker {
         }
         closures[d] = b;
         kinds[d] = kind;
+        return pushed(d);
+    }
+
+    /** As {@link #push(Object, byte)}, for a frame whose {@code b} is {@code f} applied to {@code argument}. */
+    int push(ToLongFunction<?> f, Object argument) {
+        int d = depth;
+        if (d == closures.length) {
+            grow();
+        }
+        closures[d] = f;
+        arguments[d] = argument; // before the beat below, which may promote this very frame (LZ8)
+        kinds[d] = LONG_FUNCTION;
+        return pushed(d);
+    }
+
+    /**
+     * Frame d is filled: makes it part of the stack, then counts down to the heartbeat. If the call itself overflows
+     * the stack, the frame is not pushed and the join throws before either closure ran.
+     */
+    private int pushed(int d) {
         depth = d + 1;
         if (--countdown <= 0) {
             try {
@@ -103,14 +130,16 @@ public final class LazyWorker {
         return d;
     }
 
-    /** Doubles the frame stack. All four arrays are made before any is replaced: out of memory changes nothing. */
+    /** Doubles the frame stack. All five arrays are made before any is replaced: out of memory changes nothing. */
     private void grow() {
         int n = closures.length * 2;
         Object[] newClosures = Arrays.copyOf(closures, n);
+        Object[] newArguments = Arrays.copyOf(arguments, n);
         byte[] newKinds = Arrays.copyOf(kinds, n);
         JoinJob[] newPromoted = Arrays.copyOf(promoted, n);
         int[] newSlotOf = Arrays.copyOf(slotOf, n);
         closures = newClosures;
+        arguments = newArguments;
         kinds = newKinds;
         promoted = newPromoted;
         slotOf = newSlotOf;
@@ -141,8 +170,10 @@ public final class LazyWorker {
             lo = startDepth;
         }
         Object[] cs = closures;
+        Object[] as = arguments;
         for (int i = startDepth; i < cs.length && cs[i] != null; i++) {
             cs[i] = null;
+            as[i] = null;
         }
     }
 
@@ -204,9 +235,7 @@ public final class LazyWorker {
             int f = lo;
             // The job is fresh (never reused: no thief can hold a dead frame, LZ7); allocating it may throw, before
             // anything changed.
-            JoinJob job = kinds[f] == SUPPLIER ? JoinJob.of(owner, (Supplier<?>) closures[f])
-                    : kinds[f] == RUNNABLE ? JoinJob.of(owner, (Runnable) closures[f])
-                    : JoinJob.of(owner, (LongSupplier) closures[f]);
+            JoinJob job = makeJob(f);
             promoted[f] = job;
             slotOf[f] = s;
             slots.publish(s, job);  // volatile: the job's fields are visible to whoever takes it
@@ -219,6 +248,21 @@ public final class LazyWorker {
         PROMOTIONS.setOpaque(this, promotions + made); // opaque: single writer, statistics only
         announcePromotions(sleep, owner.index(), made);
         owner.registry().events().promotion(owner.index(), made, depth - lo);
+    }
+
+    /** The job that runs frame f's {@code b} for whoever takes it (LZ4). */
+    @SuppressWarnings("unchecked")
+    private JoinJob makeJob(int f) {
+        switch (kinds[f]) {
+            case SUPPLIER:
+                return JoinJob.of(owner, (Supplier<?>) closures[f]);
+            case RUNNABLE:
+                return JoinJob.of(owner, (Runnable) closures[f]);
+            case LONG_SUPPLIER:
+                return JoinJob.of(owner, (LongSupplier) closures[f]);
+            default:
+                return JoinJob.of(owner, (ToLongFunction<Object>) closures[f], arguments[f]);
+        }
     }
 
     /**

@@ -24,11 +24,12 @@
  *       sets {@code depth = d} (and {@code lo <= d} held, or the frame would be promoted). So "was my frame promoted?"
  *       is {@code d < lo}, and a promoted frame's job sits in {@code promoted[d]}.</dd>
  *   <dt>LZ2 - who writes what.</dt>
- *   <dd>The frames ({@code closures}, {@code kinds}, {@code promoted}, {@code slotOf}), {@code depth}, {@code lo} and
- *       the heartbeat fields belong to the worker's thread: plain reads and writes, no fence, no atomic. Only the owner
- *       promotes, so the owner's check needs no synchronization; only a thief needs a CAS (LZ7). Thieves never read a
- *       frame: they see only the job a promotion made, which is never reused, so a frame can be reused the moment its
- *       join leaves it, and no failure can leave a thief reading a dead frame.</dd>
+ *   <dd>The frames ({@code closures}, {@code arguments}, {@code kinds}, {@code promoted}, {@code slotOf}),
+ *       {@code depth}, {@code lo} and the heartbeat fields belong to the worker's thread: plain reads and writes, no
+ *       fence, no atomic. Only the owner promotes, so the owner's check needs no synchronization; only a thief needs
+ *       a CAS (LZ7). Thieves never read a frame: they see only the job a promotion made, which is never reused, so a
+ *       frame can be reused the moment its join leaves it, and no failure can leave a thief reading a dead
+ *       frame.</dd>
  *   <dt>LZ3 - the heartbeat costs nothing when idle.</dt>
  *   <dd>No thread ticks. A join decrements a countdown; when it runs out the owner reads {@code System.nanoTime()}
  *       and adapts the countdown's period so that it reads the clock about four times per interval (a few ns per join
@@ -53,7 +54,7 @@
  *       a failure (out of memory, a stack overflow in the protocol's call) is swallowed, costing only
  *       parallelism. Order matters for that: the job is published before {@code lo} moves (a plain store after the
  *       call), so a publication that overflowed leaves the frame latent and its join runs {@code b} inline; and the
- *       frame stack grows by making all four new arrays before replacing any.</dd>
+ *       frame stack grows by making all five new arrays before replacing any.</dd>
  *   <dt>LZ6 - a promotion is a new internal job, and is not slept through.</dt>
  *   <dd>The owner publishes the job with a volatile store into a free slot, issues a full fence, and tells the
  *       protocol ({@code newInternalJobs}: JEC's J1 counter bump and wake, the legacy tickle, HINT_PIPE's hint naming
@@ -78,8 +79,8 @@
  *       heartbeat call (no beat this time), because a join that threw there would leave a latent frame that a later
  *       promotion could share after the join ended. Every join restores {@code depth} (and {@code lo}) to absolute
  *       values, a join waiting for a promoted half first re-sets them for its wait, and {@code WorkerThread.execute}
- *       restores the depth it saw when the job started. There the closures the job's joins left above are dropped, so
- *       an idle worker keeps no finished computation's data alive.</dd>
+ *       restores the depth it saw when the job started. There the closures (and the function form's arguments) the
+ *       job's joins left above are dropped, so an idle worker keeps no finished computation's data alive.</dd>
  * </dl>
  *
  * <h2>Failures</h2>

@@ -46,6 +46,7 @@ import java.util.function.Function;
 import java.util.function.LongBinaryOperator;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * The engine behind one {@code ThreadPool}: its workers, the global injector, the sleep protocol and termination.
@@ -362,6 +363,14 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         return installCold(() -> joinOn(currentWorker(), a, b, combine));
     }
 
+    public <T> long join(ToLongFunction<? super T> f, T x, T y, LongBinaryOperator combine) {
+        WorkerThread w = currentWorker();
+        if (w != null) {
+            return joinOn(w, f, x, y, combine);
+        }
+        return installCold(() -> joinOn(currentWorker(), f, x, y, combine));
+    }
+
     /** A join on worker {@code w}, by its pool's {@link io.spindle.JoinStrategy} (SPEC §7). */
     public static <A, B> Pair<A, B> joinOn(WorkerThread w, Supplier<A> a, Supplier<B> b) {
         return w.lazy() != null ? LazyJoin.join(w, a, b) : Join.join(w, a, b);
@@ -370,6 +379,15 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     /** As {@link #joinOn(WorkerThread, Supplier, Supplier)}, for long results combined. */
     public static long joinOn(WorkerThread w, LongSupplier a, LongSupplier b, LongBinaryOperator combine) {
         return w.lazy() != null ? LazyJoin.join(w, a, b, combine) : Join.join(w, a, b, combine);
+    }
+
+    /**
+     * As {@link #joinOn(WorkerThread, Supplier, Supplier)}, for one function applied to two arguments. The eager join
+     * wraps each application in a closure: it allocates a job per join anyway.
+     */
+    public static <T> long joinOn(WorkerThread w, ToLongFunction<? super T> f, T x, T y, LongBinaryOperator combine) {
+        return w.lazy() != null ? LazyJoin.join(w, f, x, y, combine)
+                : Join.join(w, () -> f.applyAsLong(x), () -> f.applyAsLong(y), combine);
     }
 
     /** As {@link #joinOn(WorkerThread, Supplier, Supplier)}, for two Runnables. */
