@@ -67,9 +67,10 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
                              oversubscribes a small machine on purpose; none: only at --threads)
               --join-threads M,..|none
                              the join workloads (join-depth-20, fib-naive, fib-cutoff, tree-sum, tree-sum-1k,
-                             their -long forms, coarse-pair, quicksort, mergesort, matmul) get rows at these pool sizes too, measured
-                             in the same interleaved runs as their --threads rows (default 1: a join nobody can
-                             steal, beside the sequential version; none: only at --threads)
+                             their -long and -fn forms, coarse-pair, quicksort, mergesort, matmul) get rows at
+                             these pool sizes too, measured in the same interleaved runs as their --threads rows
+                             (default 1: a join nobody can steal, beside the sequential version; none: only at
+                             --threads)
               --heartbeat-micros H
                              the heartbeat interval of every lazy-join Spindle pool (all spindle-* but
                              spindle-jec-eager), 0..1000000 µs (default: the library's, 100 µs unless

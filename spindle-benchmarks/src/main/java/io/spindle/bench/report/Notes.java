@@ -70,7 +70,9 @@ final class Notes {
                         + "`tiny-install` is one `install` / `invoke` from outside per tree, time per call: the round "
                         + "trip into the pool and back. `tree-sum-long` and `tree-sum-1k-long` are the same sums "
                         + "joined with `join(LongSupplier, LongSupplier, LongBinaryOperator)` on Spindle (no `Pair`, "
-                        + "no boxing); FJP's and the sequential code are unchanged.",
+                        + "no boxing); `fib-naive-fn`, `tree-sum-fn` and `tree-sum-1k-fn` join with "
+                        + "`join(ToLongFunction, T, T, LongBinaryOperator)` and a static method (no closure either). "
+                        + "FJP's and the sequential code are unchanged.",
                 "`coarse-pair` is one join of two halves of a xorshift loop, calibrated once per run to about 20 "
                         + "ms each (the count is handed to every JVM the runner starts); sequential runs both.",
                 "`bytes_per_join` = the heap bytes allocated during a run "

@@ -10,15 +10,23 @@ import java.util.concurrent.RecursiveTask;
 /** fib-naive: fib(n) with a join at every level: fib(30) makes 1,346,268 joins. */
 final class FibNaive extends ComputeWorkload {
     private final int n;
+    private final boolean viaFunction;
 
-    FibNaive(int n) {
-        super("fib-naive");
+    /**
+     * @param viaFunction Spindle joins with {@code join(FibNaive::spindleFunction, n - 1, n - 2, Long::sum)} (no
+     *                    closure, no Pair; the Integer arguments come from the JDK's cache) instead of
+     *                    {@code join(Supplier, Supplier)}; FJP's and the sequential code are the same
+     */
+    FibNaive(String name, int n, boolean viaFunction) {
+        super(name);
         this.n = n;
+        this.viaFunction = viaFunction;
     }
 
     @Override
     public String description() {
-        return String.format("fib(%d) with a join at every level, %,d joins", n, joins());
+        return String.format("fib(%d) with a join at every level, %,d joins", n, joins())
+                + (viaFunction ? " (Spindle: join(FibNaive::fib, n - 1, n - 2, Long::sum), no closure, no Pair)" : "");
     }
 
     @Override
@@ -33,7 +41,8 @@ final class FibNaive extends ComputeWorkload {
 
     @Override
     long onSpindle(ThreadPool pool) {
-        return pool.install(() -> spindle(n));
+        int m = n;
+        return viaFunction ? pool.install(() -> spindleFunction(m)) : pool.install(() -> spindle(m));
     }
 
     @Override
@@ -55,6 +64,11 @@ final class FibNaive extends ComputeWorkload {
         if (n < 2) return n;
         Pair<Long, Long> r = Spindle.join(() -> spindle(n - 1), () -> spindle(n - 2));
         return r.first() + r.second();
+    }
+
+    static long spindleFunction(int n) {
+        if (n < 2) return n;
+        return Spindle.join(FibNaive::spindleFunction, n - 1, n - 2, Long::sum);
     }
 
     static long sequential(int n) {

@@ -17,26 +17,40 @@ import java.util.concurrent.RecursiveTask;
 final class TreeSum extends ComputeWorkload {
     private final int depth;
     private final int trees;
-    private final boolean longForm;
+    private final Form form;
     private Tree root;
 
+    /** Which of Spindle's join forms the Spindle version uses; FJP's and the sequential code are the same for all. */
+    enum Form {
+        /** {@code join(Supplier, Supplier)}: a Pair and two boxed sums per join. */
+        PAIR(""),
+        /** {@code join(LongSupplier, LongSupplier, LongBinaryOperator)}: no Pair, no boxing, two closures. */
+        LONG(" (Spindle: join(LongSupplier, LongSupplier, LongBinaryOperator), no Pair, no boxing)"),
+        /** {@code join(ToLongFunction, T, T, LongBinaryOperator)} with a static method: no closure either. */
+        FUNCTION(" (Spindle: join(TreeSum::sum, left, right, Long::sum), no closure, no Pair, no boxing)");
+
+        final String description;
+
+        Form(String description) {
+            this.description = description;
+        }
+    }
+
     /**
-     * @param trees    the tree is summed this many times per run, inside one call into the pool; time_ms is per tree
-     * @param longForm Spindle joins with {@code join(LongSupplier, LongSupplier, LongBinaryOperator)} (no Pair, no
-     *                 boxing) instead of {@code join(Supplier, Supplier)}; FJP's and the sequential code are the same
+     * @param trees the tree is summed this many times per run, inside one call into the pool; time_ms is per tree
      */
-    TreeSum(String name, int depth, int trees, boolean longForm) {
+    TreeSum(String name, int depth, int trees, Form form) {
         super(name);
         if (depth < 1 || trees < 1) throw new IllegalArgumentException("need depth >= 1 and trees >= 1");
         this.depth = depth;
         this.trees = trees;
-        this.longForm = longForm;
+        this.form = form;
     }
 
     @Override
     public String description() {
         String s = String.format("sum of a balanced binary tree of %,d nodes, a join at each of its %,d inner nodes",
-                nodes(), joins()) + (longForm ? " (Spindle: the long form of join, no Pair, no boxing)" : "");
+                nodes(), joins()) + form.description;
         return trees == 1 ? s : s + String.format("; %,d sums of it inside one install / invoke per run, time_ms is "
                 + "per tree", trees);
     }
@@ -83,10 +97,12 @@ final class TreeSum extends ComputeWorkload {
     long onSpindle(ThreadPool pool) {
         Tree r = root;
         int n = trees;
-        boolean viaLongs = longForm;
+        Form f = form;
         return pool.install(() -> {
             long total = 0;
-            for (int i = 0; i < n; i++) total += viaLongs ? spindleLong(r) : spindle(r);
+            for (int i = 0; i < n; i++) {
+                total += f == Form.PAIR ? spindle(r) : f == Form.LONG ? spindleLong(r) : spindleFunction(r);
+            }
             return total;
         });
     }
@@ -117,6 +133,11 @@ final class TreeSum extends ComputeWorkload {
     static long spindleLong(Tree t) {
         if (t.left == null) return t.value;
         return t.value + Spindle.join(() -> spindleLong(t.left), () -> spindleLong(t.right), Long::sum);
+    }
+
+    static long spindleFunction(Tree t) {
+        if (t.left == null) return t.value;
+        return t.value + Spindle.join(TreeSum::spindleFunction, t.left, t.right, Long::sum);
     }
 
     static long sequential(Tree t) {

@@ -26,9 +26,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * for speed.
  */
 class JoinWorkloadsTest {
-    private static final List<String> JOIN_WORKLOADS = List.of("join-depth-20", "fib-naive", "fib-cutoff",
-            "tree-sum", "tree-sum-long", "tree-sum-1k", "tree-sum-1k-long", "quicksort", "mergesort", "matmul",
-            "coarse-pair");
+    private static final List<String> JOIN_WORKLOADS = List.of("join-depth-20", "fib-naive", "fib-naive-fn",
+            "fib-cutoff", "tree-sum", "tree-sum-long", "tree-sum-fn", "tree-sum-1k", "tree-sum-1k-long",
+            "tree-sum-1k-fn", "quicksort", "mergesort", "matmul", "coarse-pair");
 
     private static final PoolKind[] KINDS = {PoolKind.SPINDLE_JEC, PoolKind.SPINDLE_JEC_EAGER, PoolKind.FJP,
             PoolKind.SEQUENTIAL};
@@ -83,8 +83,10 @@ class JoinWorkloadsTest {
 
     @Test
     void fibNaiveCountsItsJoins() {
-        assertEquals(1_346_268, new FibNaive(30).joins()); // SPEC §4's number
-        for (int n = 2; n <= 20; n++) assertEquals(countFibJoins(n), new FibNaive(n).joins(), "fib(" + n + ")");
+        assertEquals(1_346_268, new FibNaive("fib-naive", 30, false).joins()); // SPEC §4's number
+        for (int n = 2; n <= 20; n++) {
+            assertEquals(countFibJoins(n), new FibNaive("fib-naive", n, false).joins(), "fib(" + n + ")");
+        }
     }
 
     private static long countFibJoins(int n) {
@@ -94,10 +96,11 @@ class JoinWorkloadsTest {
     @Test
     void treeSumAndJoinDepthCountTheirJoins() {
         for (int depth = 1; depth <= 12; depth++) {
-            assertEquals(innerNodes(Tree.balanced(depth)), new TreeSum("t", depth, 1, false).joins(), "depth " + depth);
+            assertEquals(innerNodes(Tree.balanced(depth)), new TreeSum("t", depth, 1, TreeSum.Form.PAIR).joins(),
+                    "depth " + depth);
             assertEquals((1L << depth) - 1, new JoinDepth(depth).joins());
         }
-        assertEquals(511, new TreeSum("tree-sum-1k", 10, 1_000, false).joins());
+        assertEquals(511, new TreeSum("tree-sum-1k", 10, 1_000, TreeSum.Form.PAIR).joins());
     }
 
     private static long innerNodes(Tree t) {
@@ -106,12 +109,13 @@ class JoinWorkloadsTest {
 
     @Test
     void fibNaiveIsRightEverywhereAndCountsItsBytes() {
-        List<Value> seq = runEverywhere(new FibNaive(18));
+        runEverywhere(new FibNaive("fib-naive-fn", 18, true));
+        List<Value> seq = runEverywhere(new FibNaive("fib-naive", 18, false));
         if (ThreadAllocations.unsupported().isEmpty()) {
             assertTrue(seq.stream().anyMatch(v -> v.metric() == Metric.BYTES_PER_JOIN), seq.toString());
         }
         // FJP allocates a task per join that escapes to the deque: its count cannot be 0
-        FibNaive w = new FibNaive(18);
+        FibNaive w = new FibNaive("fib-naive", 18, false);
         try (Target t = Target.open(PoolKind.FJP, 2)) {
             List<Value> values = w.run(t, false);
             values.stream().filter(v -> v.metric() == Metric.BYTES_PER_JOIN)
@@ -131,10 +135,10 @@ class JoinWorkloadsTest {
 
     @Test
     void treeSumsAreRightEverywhere() {
-        runEverywhere(new TreeSum("tree-sum", 12, 1, false));
-        runEverywhere(new TreeSum("tree-sum-1k", 10, 20, false));
-        runEverywhere(new TreeSum("tree-sum-long", 12, 1, true));
-        runEverywhere(new TreeSum("tree-sum-1k-long", 10, 20, true));
+        for (TreeSum.Form form : TreeSum.Form.values()) {
+            runEverywhere(new TreeSum("tree-sum " + form, 12, 1, form));
+            runEverywhere(new TreeSum("tree-sum-1k " + form, 10, 20, form));
+        }
     }
 
     @Test
