@@ -30,8 +30,12 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <pre>
  * java -cp spindle-core/target/spindle-core-VERSION.jar:bench/target/spindle-bench-VERSION.jar \
- *     io.spindle.bench.workload.ParkFloorProbe [periodMicros=1000] [jobs=2000] [rounds=5] [threads=2]
+ *     io.spindle.bench.workload.ParkFloorProbe [periodMicros=1000] [jobs=2000] [rounds=5] [threads=2] [warmJobs=20000]
  * </pre>
+ *
+ * <p>The warm-up posts {@code warmJobs} jobs to each executor at a 50 µs period before the measured rounds, so that
+ * the JIT has compiled every executor's idle and wake paths: at a 10 ms period a round posts only a few hundred jobs,
+ * and without it Spindle's paths (longer than the floor's) still ran interpreted, at twice the floor's CPU per job.
  */
 public final class ParkFloorProbe {
     private ParkFloorProbe() {}
@@ -41,9 +45,10 @@ public final class ParkFloorProbe {
         int jobs = args.length > 1 ? Integer.parseInt(args[1]) : 2000;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
         int threads = args.length > 3 ? Integer.parseInt(args[3]) : 2;
-        if (periodMicros < 1 || jobs < 1 || rounds < 1 || threads < 1) {
-            throw new IllegalArgumentException("need periodMicros, jobs, rounds, threads >= 1; got " + periodMicros
-                    + ", " + jobs + ", " + rounds + ", " + threads);
+        int warmJobs = args.length > 4 ? Integer.parseInt(args[4]) : 20_000;
+        if (periodMicros < 1 || jobs < 1 || rounds < 1 || threads < 1 || warmJobs < 0) {
+            throw new IllegalArgumentException("need periodMicros, jobs, rounds, threads >= 1 and warmJobs >= 0; got "
+                    + periodMicros + ", " + jobs + ", " + rounds + ", " + threads + ", " + warmJobs);
         }
         long period = TimeUnit.MICROSECONDS.toNanos(periodMicros);
 
@@ -58,7 +63,11 @@ public final class ParkFloorProbe {
         }, null, false);
         try (ThreadPool spindle = ThreadPool.builder().threads(threads)
                 .onThreadStart(i -> spindleCpu.record(Thread.currentThread())).build()) {
-            // warm-up: a short window each, twice
+            // warm-up: many jobs at a short period (the JIT), then a short window at the measured period, twice
+            long warmPeriod = TimeUnit.MICROSECONDS.toNanos(50);
+            perJob(floor::execute, floorCpu, warmPeriod, warmJobs);
+            perJob(fjp::execute, fjpCpu, warmPeriod, warmJobs);
+            perJob(spindle::spawn, spindleCpu, warmPeriod, warmJobs);
             for (int i = 0; i < 2; i++) {
                 perJob(floor::execute, floorCpu, period, Math.min(jobs, 300));
                 perJob(fjp::execute, fjpCpu, period, Math.min(jobs, 300));
@@ -73,8 +82,8 @@ public final class ParkFloorProbe {
                 s[r] = perJob(spindle::spawn, spindleCpu, period, jobs);
             }
             System.out.printf(Locale.ROOT, "%s, %d threads (floor: 1), an empty job every %d us, %d jobs x %d "
-                            + "rounds; worker CPU us per job, median (min-max):%n", Runtime.version(), threads,
-                    periodMicros, jobs, rounds);
+                            + "rounds after %d warm-up jobs; worker CPU us per job, median (min-max):%n",
+                    Runtime.version(), threads, periodMicros, jobs, rounds, warmJobs);
             print("floor", f, f);
             print("fjp", j, f);
             print("spindle", s, f);

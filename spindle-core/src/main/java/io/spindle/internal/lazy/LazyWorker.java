@@ -106,7 +106,12 @@ public final class LazyWorker {
         if (d == closures.length) {
             grow();
         }
-        closures[d] = f;
+        if (closures[d] != f) {
+            // A recursion joins through the same f at every depth: skip the store when the frame holds f from an
+            // earlier join. Storing a reference into these long-lived arrays takes G1's cross-region write barrier
+            // (a StoreLoad fence on JDK 17), which measured costlier than the load and compare (BENCHMARKS.md).
+            closures[d] = f;
+        }
         arguments[d] = argument; // before the beat below, which may promote this very frame (LZ8)
         kinds[d] = LONG_FUNCTION;
         return pushed(d);
