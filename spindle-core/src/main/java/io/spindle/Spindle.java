@@ -103,7 +103,7 @@ public final class Spindle {
 
     /**
      * Applies {@code f} to {@code x} and to {@code y}, potentially in parallel, on the current pool and returns
-     * {@code combine(f(x), f(y))}, with no closure to allocate when {@code f} captures nothing; see
+     * {@code combine(f(x), f(y))}, with no closure to allocate when {@code f} and {@code combine} capture nothing; see
      * {@link ThreadPool#join(ToLongFunction, Object, Object, LongBinaryOperator)}.
      *
      * <pre>{@code

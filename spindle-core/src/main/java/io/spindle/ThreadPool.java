@@ -183,7 +183,8 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
      * lazy pool a join nobody takes then allocates no more than the caller's closures (the {@code b} closure, and the
      * {@code a} closure where the JIT does not inline the join), which is what fine-grained recursion such as a tree
      * sum needs. Failures as
-     * {@link #join(Supplier, Supplier)}; {@code combine} runs only if both closures succeeded, on the calling thread.
+     * {@link #join(Supplier, Supplier)}; {@code combine} runs only if both closures succeeded, on the thread that ran
+     * {@code a} (the caller, when it is a worker of this pool; off-pool the whole join runs on the pool).
      *
      * <pre>{@code
      * long sum(Node n) {
@@ -208,12 +209,13 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
     /**
      * Applies {@code f} to {@code x} and to {@code y}, potentially in parallel, and returns
      * {@code combine(f(x), f(y))}: the join of {@link #join(LongSupplier, LongSupplier, LongBinaryOperator)} for the
-     * common shape where both halves are one function applied to two arguments, written without closures. When
-     * {@code f} captures nothing (a reference to a static method, as below) a lazy join that nobody takes allocates
-     * nothing at all: {@code f} and {@code y} wait in a frame of the worker, and {@code f(y)} runs inline, so that
-     * divide-and-conquer code with a join at every level runs close to the speed of its sequential version
-     * (BENCHMARKS.md, "Which join?"). Failures as {@link #join(Supplier, Supplier)}, with {@code f(x)} as {@code a}
-     * and {@code f(y)} as {@code b}; {@code combine} runs only if both succeeded, on the calling thread. {@code x} and
+     * common shape where both halves are one function applied to two arguments, written without closures (Spice's
+     * shape). When {@code f} and {@code combine} capture nothing (references to static methods, as below) a lazy join
+     * that is never promoted allocates nothing: {@code f} and {@code y} wait in a frame of the worker, and {@code f(y)}
+     * runs inline (BENCHMARKS.md, "The function form of join", measures it against the other forms). Failures as
+     * {@link #join(Supplier, Supplier)}, with {@code f(x)} as {@code a} and {@code f(y)} as {@code b}; {@code combine}
+     * runs only if both succeeded, on the thread that ran {@code f(x)} (the caller, when it is a worker of this
+     * pool). {@code x} and
      * {@code y} may be null if {@code f} accepts null. Primitive arguments are boxed, which allocates nothing only for
      * the values the JDK caches ({@code -128..127}); a tree's nodes or any other object the caller already has cost
      * nothing more.

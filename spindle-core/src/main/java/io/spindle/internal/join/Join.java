@@ -8,6 +8,7 @@ import io.spindle.internal.registry.WorkerThread;
 import java.util.function.LongBinaryOperator;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * {@code join} on a worker: make {@code b} stealable, run {@code a} inline, then take {@code b} back and run it inline
@@ -26,6 +27,32 @@ public final class Join {
         JoinJob unused = JoinJob.of(null, (Runnable) () -> { });
         unused.slot = JoinJob.ABANDONED;
         Failures.pauseAfterRuntimeFailure(0); // and the retry's pause likewise
+        new Application<>(null, null); // loaded here, not at a deep join's first use
+    }
+
+    /**
+     * The eager join of one function applied to two arguments: each application becomes a closure (an eager join
+     * allocates a job per join anyway). A named class rather than lambdas, so nothing is linked at a join's first use,
+     * which may come deep in a recursion.
+     */
+    public static <T> long join(WorkerThread worker, ToLongFunction<? super T> f, T x, T y,
+            LongBinaryOperator combine) {
+        return join(worker, new Application<T>(f, x), new Application<T>(f, y), combine);
+    }
+
+    private static final class Application<T> implements LongSupplier {
+        private final ToLongFunction<? super T> f;
+        private final T argument;
+
+        Application(ToLongFunction<? super T> f, T argument) {
+            this.f = f;
+            this.argument = argument;
+        }
+
+        @Override
+        public long getAsLong() {
+            return f.applyAsLong(argument);
+        }
     }
 
     public static <A, B> Pair<A, B> join(WorkerThread worker, Supplier<A> a, Supplier<B> b) {

@@ -14,7 +14,7 @@ import java.util.function.ToLongFunction;
  *
  * <p>Allocation per join is the largest cost of a fine-grained join (BENCHMARKS.md), so this object is three fields
  * (24 bytes with compressed references, against 40 for a general {@code WorkerLatch} with separate closure, result and
- * failure fields):
+ * failure fields; the function form's job, made only at a lazy promotion, adds its argument):
  * <ul>
  *   <li>the latch state, inherited;</li>
  *   <li>the closure to run (a {@link Supplier}, a {@link Runnable}, a {@link LongSupplier}, or a function with its

@@ -170,13 +170,13 @@ public final class LazyJoin {
     }
 
     /**
-     * {@code combine(f(x), f(y))}: the frame holds {@code f} and {@code y}, so a join nobody takes allocates nothing at
-     * all when {@code f} captures nothing (a method reference to a static method).
+     * {@code combine(f(x), f(y))}: the frame holds {@code f} and {@code y}, so a join that is never promoted allocates
+     * nothing when {@code f} and {@code combine} capture nothing (method references to static methods).
      */
     public static <T> long join(WorkerThread worker, ToLongFunction<? super T> f, T x, T y,
             LongBinaryOperator combine) {
         LazyWorker lazy = worker.lazy();
-        int d = lazy.push(f, y);
+        int d = lazy.pushFunction(f, y);
 
         long resultX = 0L;
         Throwable failureX = null;

@@ -100,8 +100,11 @@ public final class LazyWorker {
         return pushed(d);
     }
 
-    /** As {@link #push(Object, byte)}, for a frame whose {@code b} is {@code f} applied to {@code argument}. */
-    int push(ToLongFunction<?> f, Object argument) {
+    /**
+     * As {@link #push(Object, byte)}, for a frame whose {@code b} is {@code f} applied to {@code argument} (kind
+     * {@link #LONG_FUNCTION}; the two are stored together, which is what {@code makeJob}'s cast relies on).
+     */
+    <T> int pushFunction(ToLongFunction<? super T> f, T argument) {
         int d = depth;
         if (d == closures.length) {
             grow();
@@ -265,8 +268,10 @@ public final class LazyWorker {
                 return JoinJob.of(owner, (Runnable) closures[f]);
             case LONG_SUPPLIER:
                 return JoinJob.of(owner, (LongSupplier) closures[f]);
+            case LONG_FUNCTION:
+                return JoinJob.of(owner, (ToLongFunction<Object>) closures[f], arguments[f]); // pushFunction paired them
             default:
-                return JoinJob.of(owner, (ToLongFunction<Object>) closures[f], arguments[f]);
+                throw new IllegalStateException("frame " + f + " has no kind " + kinds[f]); // LZ5: stays latent
         }
     }
 

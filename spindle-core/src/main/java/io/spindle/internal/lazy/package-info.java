@@ -75,9 +75,9 @@
  *       HINT_PIPE count only sleepy or registered sleepers, not workers still searching, and a root join's first half
  *       may run long without another join.</dd>
  *   <dt>LZ9 - a job ends with the stack as it found it.</dt>
- *   <dd>Once a join's frame is pushed, the join reaches its end: {@code push} swallows a stack overflow of its
- *       heartbeat call (no beat this time), because a join that threw there would leave a latent frame that a later
- *       promotion could share after the join ended. Every join restores {@code depth} (and {@code lo}) to absolute
+ *   <dd>Once a join's frame is pushed, the join reaches its end: {@code push} (its {@code pushed} step) swallows a
+ *       stack overflow of its heartbeat call (no beat this time), because a join that threw there would leave a latent
+ *       frame that a later promotion could share after the join ended. Every join restores {@code depth} (and {@code lo}) to absolute
  *       values, a join waiting for a promoted half first re-sets them for its wait, and {@code WorkerThread.execute}
  *       restores the depth it saw when the job started. There the closures (and the function form's arguments) the
  *       job's joins left above are dropped, so an idle worker keeps no finished computation's data alive.</dd>
@@ -90,7 +90,9 @@
  * failed step of its wait and throws the first failure after {@code b} ran; a stack overflow before a thief took the
  * job (the call into the wait included) cannot be retried at that depth, so the job is abandoned ({@link
  * io.spindle.internal.join.JoinJob#ABANDONED}, skipped by whoever takes it) and the join throws the overflow. The
- * stack-overflow scans of {@code LazyJoinReviewScanTest} drive an overflow at every depth of these paths. The eager
+ * stack-overflow scans of {@code LazyJoinReviewScanTest} drive an overflow at every depth of these paths for the
+ * {@code Runnable} form; the other forms share its steps (push, heartbeat, {@code finishPromoted}) and repeat its
+ * catch blocks. The eager
  * join's one residual race stays: a thief that took the job just before it was abandoned runs it after the join ended.
  *
  * <h2>What lazy joins do not do</h2>

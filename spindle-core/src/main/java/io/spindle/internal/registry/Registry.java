@@ -381,13 +381,9 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         return w.lazy() != null ? LazyJoin.join(w, a, b, combine) : Join.join(w, a, b, combine);
     }
 
-    /**
-     * As {@link #joinOn(WorkerThread, Supplier, Supplier)}, for one function applied to two arguments. The eager join
-     * wraps each application in a closure: it allocates a job per join anyway.
-     */
+    /** As {@link #joinOn(WorkerThread, Supplier, Supplier)}, for one function applied to two arguments. */
     public static <T> long joinOn(WorkerThread w, ToLongFunction<? super T> f, T x, T y, LongBinaryOperator combine) {
-        return w.lazy() != null ? LazyJoin.join(w, f, x, y, combine)
-                : Join.join(w, () -> f.applyAsLong(x), () -> f.applyAsLong(y), combine);
+        return w.lazy() != null ? LazyJoin.join(w, f, x, y, combine) : Join.join(w, f, x, y, combine);
     }
 
     /** As {@link #joinOn(WorkerThread, Supplier, Supplier)}, for two Runnables. */
