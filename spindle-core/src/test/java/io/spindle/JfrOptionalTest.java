@@ -7,10 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.spindle.smoke.PoolSmokeMain;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,10 +18,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 import jdk.jfr.consumer.RecordedEvent;
@@ -106,49 +99,15 @@ class JfrOptionalTest {
 
     /** Runs the smoke main in a child JVM and returns its output; fails unless it printed SMOKE OK and exited 0. */
     private static String runSmoke(List<String> jvmArgs, String expectation) {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xss4m");
+        List<String> command = ChildJvm.java("-Xss4m");
         command.addAll(jvmArgs);
         command.add(PoolSmokeMain.class.getName());
         command.add(expectation);
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            p.getOutputStream().close();
-            FutureTask<String> output = new FutureTask<>(() -> readAll(p.getInputStream()));
-            Thread reader = new Thread(output, "smoke-output"); // drains the pipe so that the child never blocks
-            reader.setDaemon(true);
-            reader.start();
-            boolean exited = p.waitFor(150, TimeUnit.SECONDS);
-            if (!exited) {
-                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-            String text;
-            try {
-                text = output.get(10, TimeUnit.SECONDS);
-            } catch (ExecutionException | TimeoutException e) {
-                text = "(output not read: " + e + ")";
-            }
-            String described = String.join(" ", command) + "\n--- output ---\n" + text;
-            assertTrue(exited, "child JVM did not exit: " + described);
-            assertEquals(0, p.exitValue(), "child JVM failed: " + described);
-            assertTrue(text.contains("SMOKE OK"), "child JVM did not finish: " + described);
-            assertFalse(text.contains("NoClassDefFoundError"), described);
-            return text;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
-    }
-
-    private static String readAll(InputStream in) {
-        try {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "(output unreadable: " + e + ")";
-        }
+        ChildJvm.Result child = ChildJvm.run(command, 150).assertExited();
+        assertEquals(0, child.exitValue(), "child JVM failed: " + child.report());
+        assertTrue(child.output().contains("SMOKE OK"), "child JVM did not finish: " + child.report());
+        assertFalse(child.output().contains("NoClassDefFoundError"), child.report());
+        return child.output();
     }
 
     /** spindle-core's main classes: a directory with module-info.class (the build's output). */

@@ -4,16 +4,14 @@ import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import io.spindle.ChildJvm;
+
 import java.io.File;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -27,23 +25,11 @@ class LazyJoinReviewScanTest {
         String cp = new File(LazyJoin.class.getProtectionDomain().getCodeSource().getLocation().toURI())
                 + File.pathSeparator
                 + new File(main.getProtectionDomain().getCodeSource().getLocation().toURI());
-        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        List<String> cmd = new ArrayList<>(List.of(java));
-        cmd.addAll(List.of(jvmArgs));
+        List<String> cmd = ChildJvm.java(jvmArgs);
         cmd.addAll(List.of("-cp", cp, main.getName()));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        byte[] bytes = p.getInputStream().readAllBytes();
-        assertTrue(p.waitFor(300, TimeUnit.SECONDS), "child did not exit");
-        String out = new String(bytes, StandardCharsets.UTF_8);
-        System.out.println("--- " + main.getSimpleName() + " (rc " + p.exitValue() + ")\n" + out);
-        String line = out.lines().filter(l -> l.startsWith("RESULT ")).reduce((a, b) -> b).orElse(null);
-        assertNotNull(line, "no RESULT line:\n" + out);
-        Map<String, String> r = new HashMap<>();
-        for (String kv : line.substring("RESULT ".length()).split(" ")) {
-            int eq = kv.indexOf('=');
-            r.put(kv.substring(0, eq), kv.substring(eq + 1));
-        }
-        return r;
+        ChildJvm.Result child = ChildJvm.run(cmd, 300);
+        System.out.println("--- " + main.getSimpleName() + " (rc " + child.exitValue() + ")\n" + child.output());
+        return child.resultLine();
     }
 
     /**
@@ -82,6 +68,8 @@ class LazyJoinReviewScanTest {
     void growingTheFrameStackOutOfMemoryKeepsTheArraysConsistent() throws Exception {
         Map<String, String> r = run(LazyGrowOomScan.class, "-XX:+UseSerialGC", "-XX:-UseTLAB", "-Xmx24m",
                 "-Dfrom=480", "-Dto=560");
+        assertEquals("none", r.get("hang"), "the join at the growing depth never finished: " + r);
+        assertEquals("0", r.get("escaped"), "a join outside the reserve's window threw: " + r);
         assertEquals("0", r.get("mismatches"), "frame arrays of different lengths after an OOM in grow(): " + r);
         assertEquals("0", r.get("brokenAfter"), r.toString());
         assertTrue(Integer.parseInt(r.get("oomInJoin")) > 0, "no reserve made the growing join run out of memory: " + r);

@@ -5,9 +5,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.spindle.ChildJvm;
+
 import java.io.File;
-import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -32,21 +32,12 @@ class JecStackOverflowScanTest {
         String cp = new File(JecSleep.class.getProtectionDomain().getCodeSource().getLocation().toURI())
                 + File.pathSeparator
                 + new File(JecStackOverflowScan.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        Process p = new ProcessBuilder(List.of(java, "-Xint", "-Xss512k", "-cp", cp,
-                JecStackOverflowScan.class.getName(), which)).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        int rc = p.waitFor();
-        System.out.println("--- scan " + which + " (rc " + rc + ")\n" + out);
-        assertEquals(0, rc, "the scan's JVM failed:\n" + out);
-        String line = out.lines().filter(l -> l.startsWith("RESULT ")).reduce((a, b) -> b).orElse(null);
-        assertNotNull(line, "no RESULT line:\n" + out);
-        Map<String, String> r = new HashMap<>();
-        for (String kv : line.substring("RESULT ".length()).split(" ")) {
-            int eq = kv.indexOf('=');
-            r.put(kv.substring(0, eq), kv.substring(eq + 1));
-        }
-        return r;
+        List<String> cmd = ChildJvm.java("-Xint", "-Xss512k", "-cp", cp);
+        cmd.addAll(List.of(JecStackOverflowScan.class.getName(), which));
+        ChildJvm.Result child = ChildJvm.run(cmd, 300).assertExited();
+        System.out.println("--- scan " + which + " (rc " + child.exitValue() + ")\n" + child.output());
+        assertEquals(0, child.exitValue(), "the scan's JVM failed:\n" + child.report());
+        return child.resultLine();
     }
 
     private static int count(Map<String, String> r, String key) {
