@@ -4,14 +4,16 @@ import io.spindle.JoinStrategy;
 import io.spindle.ThreadPool;
 import io.spindle.internal.registry.WorkerThread;
 
+import java.util.concurrent.TimeUnit;
+
 /**
  * Review of issue 14: a child JVM ({@code -XX:+UseSerialGC -XX:-UseTLAB -Xmx24m}) that runs a join at frame depth 64,
  * where {@link LazyWorker#push} grows its four frame arrays one after the other, with the heap full but for a reserve
  * of R bytes, for R in a range: some R lets the first copy succeed and a later one fail. Then, with the heap freed,
  * it checks the arrays still have one length, and that a join at that depth works again.
  *
- * <p>Prints per R where it differs, and {@code RESULT mismatches=<n> brokenAfter=<n> oomInJoin=<n>
- * firstBroken=<message>}.
+ * <p>Prints per R where it differs, and {@code RESULT hang=none mismatches=<n> brokenAfter=<n> oomInJoin=<n>
+ * escaped=<n> firstBroken=<message>}; {@code hang=R<r>} (and exit 1) if the job at reserve r did not finish in 60 s.
  */
 public final class LazyGrowOomScan {
     static Object[] hoard = new Object[1 << 20];
@@ -20,6 +22,8 @@ public final class LazyGrowOomScan {
     static ThreadPool pool;
     static final Runnable NOOP = () -> { };
     static volatile boolean done;
+    static volatile Throwable escaped;
+    static int escapedCount;
     static String outcome;
     static String afterwards;
     static String lengths;
@@ -64,8 +68,7 @@ public final class LazyGrowOomScan {
         release();
         System.gc();
         outcome = o;
-        LazyWorker lz = WorkerThread.current().lazy();
-        lengths = lz.closures.length + "/" + lz.kinds.length + "/" + lz.promoted.length + "/" + lz.slotOf.length;
+        lengths = lengthsOf(WorkerThread.current().lazy());
         try {
             pool.join(NOOP, NOOP); // the same depth again, memory back
             afterwards = "ok";
@@ -74,11 +77,31 @@ public final class LazyGrowOomScan {
         }
     }
 
+    /**
+     * One round's steps with the heap free, so that every class they use is initialized before a worker holds the
+     * heap: an initializer that runs out of memory leaves its class unusable for good (a main thread whose first
+     * {@code close()} initialized {@code java.time.Duration} then died of NoClassDefFoundError, 1 run in 100).
+     */
+    static void warmUp() {
+        ThreadPool warm = ThreadPool.builder().threads(1).joinStrategy(JoinStrategy.LAZY).build();
+        warm.spawn(() -> warm.join(NOOP, NOOP));
+        warm.install(() -> {
+            warm.join(NOOP, NOOP);
+            return lengthsOf(WorkerThread.current().lazy());
+        });
+        warm.close();
+    }
+
+    static String lengthsOf(LazyWorker lz) {
+        return lz.closures.length + "/" + lz.kinds.length + "/" + lz.promoted.length + "/" + lz.slotOf.length;
+    }
+
     public static void main(String[] args) throws Exception {
         int mismatches = 0;
         int broken = 0;
         int oomInJoin = 0; // reserves at which the join at the growing depth ran out of memory: the scan's point
         String firstBroken = "none";
+        warmUp();
         for (int r = Integer.getInteger("from", 0); r <= Integer.getInteger("to", 2000); r += 8) {
             pool = ThreadPool.builder().threads(1).joinStrategy(JoinStrategy.LAZY).build();
             final int rr = r;
@@ -86,10 +109,21 @@ public final class LazyGrowOomScan {
             afterwards = null;
             done = false;
             pool.spawn(() -> {
-                nest(64, rr);
-                done = true;
+                try {
+                    nest(64, rr);
+                } catch (Throwable t) {
+                    escaped = t; // a join that should not have thrown: reported below, instead of a hang
+                } finally {
+                    done = true;
+                }
             });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!done) {
+                if (System.nanoTime() - deadline > 0) {
+                    System.out.println("RESULT hang=R" + r + " mismatches=" + mismatches + " brokenAfter=" + broken
+                            + " oomInJoin=" + oomInJoin); // the test fails on the hang; the harness dumps threads
+                    System.exit(1);
+                }
                 try {
                     Thread.sleep(1);
                 } catch (Throwable e) {
@@ -97,6 +131,11 @@ public final class LazyGrowOomScan {
                 }
             }
             pool.close();
+            if (escaped != null) {
+                System.out.println("R=" + r + " a join threw out of nest: " + escaped);
+                escapedCount++;
+                escaped = null;
+            }
             String[] l = lengths.split("/");
             boolean mismatch = !(l[0].equals(l[1]) && l[1].equals(l[2]) && l[2].equals(l[3]));
             if (mismatch || !"ok".equals(afterwards)) {
@@ -116,7 +155,7 @@ public final class LazyGrowOomScan {
                 }
             }
         }
-        System.out.println("RESULT mismatches=" + mismatches + " brokenAfter=" + broken + " oomInJoin=" + oomInJoin
-                + " firstBroken=" + firstBroken);
+        System.out.println("RESULT hang=none mismatches=" + mismatches + " brokenAfter=" + broken + " oomInJoin="
+                + oomInJoin + " escaped=" + escapedCount + " firstBroken=" + firstBroken);
     }
 }
