@@ -36,7 +36,28 @@ public final class PoolEvents {
         this.pool = pool;
         this.strategy = strategy;
         this.workerIndexOf = workerIndexOf;
-        this.on = JFR && pool != null;
+        this.on = JFR && pool != null && eventClassesInitialized();
+    }
+
+    /**
+     * Runs the event classes' initializers now, on the thread that builds the pool, so that no hook ever runs one.
+     * Each initializer registers its event with JFR, which allocates; one that fails (out of memory on whichever thread
+     * happened to emit that event first: a worker about to sleep, a caller of spawn) leaves its class unusable for
+     * the rest of the JVM's life, and a hook on a worker's sleep path would then throw on every later sleep, so the
+     * worker could never block again. Here a failure is the build's: running out of memory fails the build, and a
+     * class that an earlier failure left unusable (a {@link LinkageError}) turns this pool's events off.
+     */
+    private static boolean eventClassesInitialized() {
+        try {
+            WorkerSleepEvent.enabled();
+            WorkerWokenEvent.enabled();
+            StealBatchEvent.enabled();
+            InjectionEvent.enabled();
+            PromotionEvent.enabled();
+            return true;
+        } catch (LinkageError unusable) {
+            return false; // ExceptionInInitializerError now, or NoClassDefFoundError after an earlier failure
+        }
     }
 
     /**

@@ -44,6 +44,14 @@
  * event is disabled, without relying on escape analysis (which the interpreter and C1 do not do). {@code
  * EventType.getEventType(...).isEnabled()} would give the same answer through a map lookup per call.
  *
+ * <h2>When the event classes initialize</h2>
+ * A pool's {@code PoolEvents} runs all five event classes' initializers when the pool is built, on the building thread,
+ * never later in a hook. JFR registers an event class in its initializer, which allocates; an initializer that fails
+ * leaves the class unusable for the JVM's life, and before this rule an {@code OutOfMemoryError} that hit the first
+ * {@code spawn} of a JVM (another thread held the heap) made every later sleep of every worker throw
+ * {@code NoClassDefFoundError}: the workers could no longer block. Now such a failure fails the build that met it, and
+ * later pools run without events.
+ *
  * <h2>Where the hooks sit</h2>
  * Every hook in a sleep protocol runs before the worker enters the protocol's ordering sequence (the latch CASes,
  * registration, fences, final checks, blocking) or after it left it; inside a sequence the protocols only write plain
