@@ -8,7 +8,7 @@ import java.util.function.Supplier;
  * An operation handed to a pool by a thread that waits for its result: an external {@code install} (and through it
  * external {@code join} and {@code scope}). The waiter owns {@link #latch()}.
  */
-public final class InstallJob<T> implements Job {
+public final class InstallJob<T> extends InjectedJob {
     private final Supplier<T> op;
     private final Latch latch;
     private final Runnable onDone;

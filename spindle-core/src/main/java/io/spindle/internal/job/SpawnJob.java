@@ -4,7 +4,7 @@ package io.spindle.internal.job;
  * A fire-and-forget task ({@code spawn}, {@code execute}, {@code submit}). It holds one count of the pool's
  * outstanding work until it ended, so the pool does not terminate before it ran.
  */
-public final class SpawnJob implements Job {
+public final class SpawnJob extends InjectedJob {
     /** Where a spawned task's outcome goes. */
     public interface Sink {
         /** The task threw: hand {@code failure} to the pool's uncaught-exception handler. */

@@ -11,6 +11,7 @@ import io.spindle.internal.executor.Invoke;
 import io.spindle.internal.executor.PoolFuture;
 import io.spindle.internal.job.BroadcastJob;
 import io.spindle.internal.job.Failures;
+import io.spindle.internal.job.InjectedJob;
 import io.spindle.internal.job.InstallJob;
 import io.spindle.internal.job.Job;
 import io.spindle.internal.job.SpawnJob;
@@ -77,8 +78,11 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     private final Object publicPool;
     private final SleepProtocol sleep;
     private final WorkerThread[] workers;
-    private final ConcurrentLinkedQueue<Job> injector = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<InjectedJob> injector = new ConcurrentLinkedQueue<>();
     private final LongAdder injected = new LongAdder();
+    /** Injections whose poster took its job back (E1), guarded by itself: not counted in stats' {@code injected}. */
+    private final Object withdrawnLock = new Object();
+    private long withdrawnInjections;
     private final Termination termination = new Termination(this::terminateWorkers);
     private final CountDownLatch workersExited;
 
@@ -224,7 +228,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
      * Puts {@code job} into the injector and tells the sleep protocol. E1: either the job is accepted for good and this
      * returns, or this throws and the job is not in the pool: the caller then releases what it reserved for it.
      */
-    private void inject(Job job) {
+    private void inject(InjectedJob job) {
         boolean queueWasEmpty = injector.isEmpty();
         injected.increment(); // before the job is visible, so that stats never show a job run but not injected
         try {
@@ -236,7 +240,24 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         try {
             sleep.newInjectedJobs(1, queueWasEmpty); // J5: the poster's fence is inside
         } catch (Throwable failure) {
-            withdrawAfterFailedInjection(job, failure);
+            // E1: the protocol's step threw and rolled its own bookkeeping back, but nobody may have been woken for
+            // the job. Take it back by claiming it, unless a worker claimed it first: then it runs, and its claim was
+            // the wake-up it needed. InjectedJob.claim's body, inline: this may be the depth at which the protocol's
+            // step overflowed the stack, and until the throw nothing here makes a call that could overflow again
+            // (a node left behind holds a claimed job, which its poller drops).
+            boolean withdrawn = false;
+            synchronized (job) {
+                if (!job.claimed) {
+                    job.claimed = true;
+                    withdrawn = true;
+                }
+            }
+            if (withdrawn) {
+                synchronized (withdrawnLock) {
+                    withdrawnInjections++; // subtracted from `injected` by stats(): a decrement here would be a call
+                }
+                throw failure;
+            }
         }
         try {
             events.injected(job instanceof SpawnJob ? "spawn" : "install", 1); // JFR, once the protocol was told
@@ -245,46 +266,14 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         }
     }
 
-    /**
-     * The protocol's step threw after {@code job} became visible (it rolled its own bookkeeping back, but nobody may
-     * have been woken for the job). Withdraw the job and rethrow, as if the injection had failed; unless a worker
-     * already took it: then it runs, and the injection stands. If the withdrawal itself throws, the job is taken to
-     * be still queued, and the wake-up it needs is retried until done (E4).
-     */
-    private void withdrawAfterFailedInjection(Job job, Throwable failure) {
-        boolean withdrawn;
-        try {
-            // remove() succeeds for exactly one of us and a polling worker (as in shutdownNow); it unlinks, allocates
-            // nothing.
-            withdrawn = injector.remove(job);
-        } catch (Throwable second) {
-            notifyInjectionUntilDone();
-            return;
-        }
-        if (withdrawn) {
-            injected.decrement();
-            throw Failures.<RuntimeException>sneakyThrow(failure);
-        }
-    }
-
-    private void notifyInjectionUntilDone() {
-        // E4: exhaustion is retried until done, after a pause made inside the try: a catch block makes no call
-        boolean retrying = false;
-        while (true) {
-            try {
-                if (retrying) {
-                    Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
-                }
-                sleep.newInjectedJobs(1, false); // "not empty" before: the stronger wake rule, at no risk
-                return;
-            } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
-                retrying = true;
+    /** The next injected job this caller owns, or null: a job its poster took back (E1) is dropped here. */
+    Job pollInjected() {
+        for (InjectedJob job; (job = injector.poll()) != null; ) {
+            if (job.claim()) {
+                return job;
             }
         }
-    }
-
-    Job pollInjected() {
-        return injector.poll();
+        return null;
     }
 
     boolean hasInjectedJobs() {
@@ -292,7 +281,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     }
 
     /** Puts a job into this pool: on the caller's deque if it is one of our workers, else into the injector. */
-    public void pushOrInject(Job job) {
+    public void pushOrInject(InjectedJob job) {
         WorkerThread w = currentWorker();
         if (w != null) {
             w.push(job);
@@ -610,10 +599,11 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     public List<Runnable> shutdownNow() {
         termination.shutdown();
         List<Runnable> removed = new ArrayList<>();
-        for (Iterator<Job> it = injector.iterator(); it.hasNext(); ) {
-            Job job = it.next();
-            // remove() succeeds for exactly one of us and a polling worker: a task is run or returned, never both.
-            if (job instanceof SpawnJob && ((SpawnJob) job).isExternal() && injector.remove(job)) {
+        for (Iterator<InjectedJob> it = injector.iterator(); it.hasNext(); ) {
+            InjectedJob job = it.next();
+            // remove() succeeds for exactly one of us and a polling worker, and claim() tells whether its poster
+            // took it back (E1): a task is run, returned or thrown back to its poster, exactly one of the three.
+            if (job instanceof SpawnJob && ((SpawnJob) job).isExternal() && injector.remove(job) && job.claim()) {
                 removed.add(((SpawnJob) job).task());
             }
         }
@@ -720,9 +710,17 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             wakeups += ws.wakeups();
             promotions += ws.promotions();
         }
-        // injector.size() walks the queue: O(queued), weakly consistent; fine for a statistics call.
-        return new PoolStats(executed, steals, injected.sum(), sleeps, wakeups, injector.size(), perWorker,
+        // injector.size() walks the queue: O(queued), weakly consistent (and counting a job its poster took back until
+        // a worker drops it: E1); fine for a statistics call.
+        return new PoolStats(executed, steals, injected.sum() - withdrawnInjections(), sleeps, wakeups, injector.size(), perWorker,
                 promotions);
+    }
+
+    /** For diagnostics and tests: how many injections threw and took their job back (E1). */
+    public long withdrawnInjections() {
+        synchronized (withdrawnLock) {
+            return withdrawnInjections;
+        }
     }
 
     /** For diagnostics and tests: see {@link SleepProtocol#isAtRest()}. */

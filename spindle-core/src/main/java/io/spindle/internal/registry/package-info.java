@@ -14,8 +14,12 @@
  *       makes the job visible for good and returns, or throws with the job out of the pool. A push throws only before
  *       the job is visible (the deque grows first); if the protocol's notification throws after that, the push stands
  *       (an internal push is promised no wake-up: its pusher runs it, or a join takes it back). An injection whose
- *       notification throws withdraws the job and rethrows; if a worker already took it, it runs and the injection
- *       stands; if the withdrawal itself throws, the job counts as queued and its wake-up is retried (E4). Callers rely
+ *       notification throws takes its job back by claiming it ({@code InjectedJob}: a monitor, which the poster takes
+ *       without a call, so the take-back works at the very depth where the notification overflowed the stack) and
+ *       rethrows; if a worker claimed the job first, it runs and the injection stands. Whoever takes a job from the
+ *       injector claims it too (a worker, {@code shutdownNow}) and drops a job its poster took back. An earlier design
+ *       withdrew the job by {@code injector.remove}, a call, and when that overflowed as well retried the wake-up at
+ *       the same depth for ever: an {@code install} near the stack's edge never returned. Callers rely
  *       on this: a count reserved for the job (the pool's termination count, a scope's count) is returned exactly when
  *       the call throws, and a join waits for its half only after a normal return.</li>
  *   <li><b>E2, completion is unconditional.</b> Whatever a job's closure does, the latch or count its waiter depends

@@ -2,7 +2,7 @@ package io.spindle.internal.scope;
 
 import io.spindle.Scope;
 import io.spindle.internal.job.Failures;
-import io.spindle.internal.job.Job;
+import io.spindle.internal.job.InjectedJob;
 import io.spindle.internal.latch.CountLatch;
 import io.spindle.internal.latch.WorkerLatch;
 import io.spindle.internal.registry.Registry;
@@ -74,7 +74,7 @@ public final class ScopeImpl implements Scope {
         }
     }
 
-    private static final class ScopeJob implements Job {
+    private static final class ScopeJob extends InjectedJob {
         private final ScopeImpl scope;
         private final Runnable runnable;
         private final Consumer<Scope> consumer;

@@ -1,20 +1,27 @@
 package io.spindle.internal.lazy;
 
 import io.spindle.JoinStrategy;
+import io.spindle.PoolStats;
 import io.spindle.ThreadPool;
+import io.spindle.internal.registry.Registry;
 
+import io.spindle.internal.job.InjectedJob;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.Collection;
 
 /**
  * Review of issue 14: a child JVM ({@code -Xint}, small worker stacks) in which worker W, inside a lazy join's first
  * half, calls another pool's {@code install} at every stack depth near the edge (a cross-pool install waits through
  * W's own worker loop, where W may take worker T's promoted half b1). Meant to look for a job taken and then dropped
- * by an overflow before it runs; what it found instead (pre-existing, not lazy-specific): the install's injection
- * overflows in {@code newInjectedJobs}, its withdrawal overflows too, and {@code Registry.notifyInjectionUntilDone}
- * retries {@code newInjectedJobs} at the same depth for ever (E4 retries exhaustion "until done"; a stack overflow at a
- * fixed depth is never done): the install never returns.
+ * by an overflow before it runs; what it found instead (older than lazy joins): the install's injection overflowed in
+ * {@code newInjectedJobs}, its withdrawal ({@code injector.remove}, a call) overflowed too, and the registry then
+ * retried the wake-up at that depth for ever: the install never returned. The take-back is a monitor now, taken
+ * without a call (E1 in the registry package, {@code InjectedJob}).
  *
- * <p>RESULT: {@code hang=true} at the first attempt that hangs.
+ * <p>RESULT: {@code hang=true} at the first attempt that hangs; else the accounts of {@link #accounts()}.
  */
 public final class LazyEdgeWaitScan {
     /** Made at class initialization, not at the first (deep) call: linking a method reference there could overflow. */
@@ -66,6 +73,36 @@ public final class LazyEdgeWaitScan {
         });
     }
 
+    /**
+     * E1's accounts, once {@code other} is quiet: how many injections were taken back, how many jobs still in its
+     * injector nobody claimed (must be 0: a visible job its sleeping worker was never told about), {@code injected}
+     * against {@code executed} (equal: every accepted job ran, no job taken back did), and the pool's count of
+     * outstanding work beyond its own (a give-back that overflowed too; see the test).
+     */
+    static String accounts() throws Exception {
+        Field f = ThreadPool.class.getDeclaredField("registry");
+        f.setAccessible(true);
+        Registry registry = (Registry) f.get(other);
+        Field q = Registry.class.getDeclaredField("injector");
+        q.setAccessible(true);
+        long end = System.nanoTime() + 10_000_000_000L;
+        PoolStats s = other.stats();
+        while (s.injected() != s.jobsExecuted() && System.nanoTime() < end) {
+            Thread.sleep(10);
+            s = other.stats();
+        }
+        int unclaimed = 0;
+        for (Object job : (Collection<?>) q.get(registry)) {
+            unclaimed += ((InjectedJob) job).claimed ? 0 : 1;
+        }
+        Field t = Registry.class.getDeclaredField("termination");
+        t.setAccessible(true);
+        Method outstanding = t.getType().getDeclaredMethod("outstanding");
+        outstanding.setAccessible(true);
+        return " withdrawn=" + registry.withdrawnInjections() + " unclaimed=" + unclaimed + " injected=" + s.injected()
+                + " executed=" + s.jobsExecuted() + " leakedCounts=" + ((long) outstanding.invoke(t.get(registry)) - 1);
+    }
+
     public static void main(String[] args) throws Exception {
         pool = ThreadPool.builder().threads(2).stackSize(256 * 1024).joinStrategy(JoinStrategy.LAZY)
                 .heartbeatInterval(Duration.ofSeconds(1)).build();
@@ -113,8 +150,12 @@ public final class LazyEdgeWaitScan {
                 }
             }
         }
+        String accounts = "";
+        if (hangAt < 0) {
+            accounts = accounts();
+        }
         System.out.println("RESULT scanned=" + n + " hang=" + (hangAt >= 0) + " hangAt=" + hangAt
-                + " reachedEdge=" + (n < MAX - 1 && outcome[n] == 4));
+                + " reachedEdge=" + (n < MAX - 1 && outcome[n] == 4) + accounts);
         System.out.flush();
         Runtime.getRuntime().halt(0);
     }

@@ -1,6 +1,5 @@
 package io.spindle.internal.lazy;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -75,12 +74,18 @@ class LazyJoinReviewScanTest {
         assertTrue(Integer.parseInt(r.get("oomInJoin")) > 0, "no reserve made the growing join run out of memory: " + r);
     }
 
-    /** Pre-existing (Registry E4), found by the lazy scans: a cross-pool install at the stack edge livelocks. */
+    /**
+     * E1 at the stack's edge: an install whose injection's notification and withdrawal both overflowed retried the
+     * wake-up at that depth for ever (hang=true on the code before InjectedJob); the take-back is a monitor now.
+     */
     @Test
-    @Disabled("Known residual of E4 (registry package-info), older than lazy joins: the injection's notification is "
-            + "retried at the depth where it overflowed, for ever. Kept as the reproduction for its fix.")
     void aCrossPoolInstallAtTheStackEdgeReturns() throws Exception {
         Map<String, String> r = run(LazyEdgeWaitScan.class, "-Xint", "-Xss512k", "-Dk0=1250");
-        assertEquals("false", r.get("hang"), "install retries newInjectedJobs at the same depth for ever: " + r);
+        assertEquals("false", r.get("hang"), "an install at the stack's edge never returned: " + r);
+        assertTrue(Long.parseLong(r.get("withdrawn")) > 0, "no injection was taken back: the scan missed E1's path: " + r);
+        assertEquals("0", r.get("unclaimed"), "a visible job nobody claimed while the worker sleeps: " + r);
+        assertEquals(r.get("executed"), r.get("injected"), "a job taken back ran, or was counted as injected: " + r);
+        // Not asserted: leakedCounts (22 here): installCold's give-back of the pool's count is a call in a catch block,
+        // and overflows too at some depths; the pool then never terminates. A known residual of E1, filed as an issue.
     }
 }

@@ -1,0 +1,31 @@
+package io.spindle.internal.job;
+
+/**
+ * A job that can enter a pool through its injector: a spawn or an install from outside the pool, a scope task from
+ * another pool's thread. Besides the queue's own arbitration (exactly one poll or remove gets a node), it carries a
+ * claim, and whoever claims it owns it: a worker runs it, {@code shutdownNow} returns its task, or the poster whose
+ * notification of the sleep protocol threw takes it back and throws (E1 in the registry package). The claim is a
+ * monitor, the one read-modify-write the JVM does without a call: the poster's take-back runs at whatever stack depth
+ * the notification overflowed, where even calling a method could overflow again, so {@code Registry.inject} writes
+ * {@link #claim()}'s body out inline.
+ */
+public abstract class InjectedJob implements Job {
+    /**
+     * Whether someone owns this job. Guarded by this job's monitor (a plain field: the monitor orders it); public only
+     * for the inline copy of {@link #claim()} in {@code Registry.inject}.
+     */
+    public boolean claimed;
+
+    /**
+     * @return true for exactly one caller, over this and the inline copy in {@code Registry.inject}: the job's owner
+     */
+    public final boolean claim() {
+        synchronized (this) {
+            if (claimed) {
+                return false;
+            }
+            claimed = true;
+            return true;
+        }
+    }
+}
