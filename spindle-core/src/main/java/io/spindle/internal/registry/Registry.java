@@ -65,6 +65,8 @@ import java.util.function.ToLongFunction;
 public final class Registry implements LatchOwner, SpawnJob.Sink {
     /** Numbers pools in creation order, for their names. */
     private static final AtomicInteger POOL_NUMBERS = new AtomicInteger();
+    /** How often a wait for termination settles owed counts (E1): only while a thread waits and work is left. */
+    private static final long OWED_SETTLE_SLICE_NANOS = 50_000_000L;
 
     static {
         // Link the failure paths' pause now: its call sites' first execution resolves them, which with the stack
@@ -308,7 +310,9 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             job = new InstallJob<>(op, latch, termination::release);
             inject(job);
         } catch (Throwable failure) {
-            termination.release(); // E1: the job was not accepted, its count goes back
+            synchronized (termination) { // E1: the job was not accepted; its count goes back without a call
+                termination.owed++; // settled into the count by Termination.settleOwed
+            }
             throw failure;
         }
         awaitLatch(caller, job.latch());
@@ -402,7 +406,9 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             try {
                 w.push(job);
             } catch (Throwable failure) {
-                termination.release(); // E1: push threw, so the job is not in the deque
+                synchronized (termination) { // E1: push threw, so the job is not in the deque
+                    termination.owed++; // the count goes back without a call (Termination.owed)
+                }
                 throw failure;
             }
         } else {
@@ -410,7 +416,9 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             try {
                 inject(job);
             } catch (Throwable failure) {
-                termination.release(); // E1: inject threw, so the job is not in the pool
+                synchronized (termination) { // E1: inject threw, so the job is not in the pool
+                    termination.owed++; // the count goes back without a call (Termination.owed)
+                }
                 throw failure;
             }
         }
@@ -623,6 +631,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     }
 
     public boolean isTerminated() {
+        termination.settleOwed(); // E1: a count owed since shutdown must not keep the pool from terminating
         if (workersExited.getCount() != 0) {
             return false;
         }
@@ -636,8 +645,17 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
 
     public boolean awaitTermination(long nanos) throws InterruptedException {
         long deadline = System.nanoTime() + nanos;
-        if (!workersExited.await(nanos, TimeUnit.NANOSECONDS)) {
-            return false;
+        // In slices, settling owed counts before each: a submission that failed at a stack edge after shutdown owes its
+        // count (E1, Termination.owed) and could not wake anyone, and the pool terminates only once it is settled.
+        while (true) {
+            termination.settleOwed();
+            long left = deadline - System.nanoTime();
+            if (workersExited.await(Math.min(left, OWED_SETTLE_SLICE_NANOS), TimeUnit.NANOSECONDS)) {
+                break;
+            }
+            if (left <= OWED_SETTLE_SLICE_NANOS) {
+                return false;
+            }
         }
         for (WorkerThread w : workers) {
             if (w == Thread.currentThread()) {

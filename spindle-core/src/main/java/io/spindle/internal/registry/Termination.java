@@ -25,6 +25,16 @@ final class Termination {
     private final Runnable onTerminate;
     private volatile long word = 1;
 
+    /**
+     * Counts whose give-back is owed (E1 in this package): a submission that throws gives its count back by adding one
+     * here, inside this object's monitor, which it takes without a call, so that a catch block at a stack edge can do
+     * it (a release, a VarHandle call, could overflow there, and the count would never come back: the pool would not
+     * terminate). Written only inside the monitor; volatile so that {@link #release()} can test it without taking it.
+     * {@link #settleOwed()} moves it into the word: the next release does, and so do shutdown, the wait for
+     * termination and {@code isTerminated}, the calls that depend on the count being whole.
+     */
+    volatile long owed;
+
     Termination(Runnable onTerminate) {
         this.onTerminate = onTerminate;
     }
@@ -63,6 +73,33 @@ final class Termination {
         assert (w & COUNT_MASK) != COUNT_MASK : "terminate count underflow";
         if (w == SHUTDOWN) {
             onTerminate.run();
+        } else if (owed != 0) { // volatile read; an owing it misses is settled by a later call (see owed)
+            settleOwed();
+        }
+    }
+
+    /** Moves the owed give-backs into the word ({@link #owed}); terminates if that ends the count after shutdown. */
+    void settleOwed() {
+        long n;
+        synchronized (this) { // exclusive with the owing threads and the other settlers: each owed count moves once
+            n = owed;
+            owed = 0;
+        }
+        if (n == 0) {
+            return;
+        }
+        long w;
+        try {
+            w = (long) WORD.getAndAdd(this, -n) - n; // volatile RMW, as release()
+        } catch (Throwable failure) {
+            synchronized (this) { // the RMW did not happen: the counts stay owed (no call in this catch block)
+                owed += n;
+            }
+            throw failure;
+        }
+        assert (w & COUNT_MASK) != COUNT_MASK : "terminate count underflow";
+        if (w == SHUTDOWN) {
+            onTerminate.run();
         }
     }
 
@@ -77,6 +114,8 @@ final class Termination {
             if (WORD.compareAndSet(this, w, updated)) { // volatile CAS
                 if (updated == SHUTDOWN) {
                     onTerminate.run();
+                } else {
+                    settleOwed(); // the owed counts are part of what termination waits for
                 }
                 return;
             }
@@ -87,8 +126,8 @@ final class Termination {
         return ((long) WORD.getVolatile(this) & SHUTDOWN) != 0;
     }
 
-    /** For diagnostics: outstanding counted jobs (plus one until shutdown). */
+    /** For diagnostics: outstanding counted jobs (plus one until shutdown), less those whose give-back is owed. */
     long outstanding() {
-        return (long) WORD.getVolatile(this) & COUNT_MASK;
+        return ((long) WORD.getVolatile(this) & COUNT_MASK) - owed;
     }
 }
