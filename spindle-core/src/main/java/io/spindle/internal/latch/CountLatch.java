@@ -21,6 +21,15 @@ public final class CountLatch {
     private final Latch target;
     private volatile long count;
 
+    /**
+     * Decrements owed by a submitter whose job never entered the pool (E1 in the registry package): it adds one here
+     * inside this object's monitor, which it takes without a call, so that a catch block at a stack edge can give its
+     * count back ({@link #decrement()}, a VarHandle call, could overflow there, and the scope would wait for ever).
+     * Written only inside the monitor; volatile so that {@link #decrement()} can test it without taking it. Settled
+     * by the next decrement: whoever owes holds a count of its own (the body, or a running task), so one always comes.
+     */
+    public volatile long owed;
+
     public CountLatch(Latch target) {
         this(target, 1L);
     }
@@ -55,6 +64,32 @@ public final class CountLatch {
     public void decrement() {
         // getAndAdd is volatile: every task's writes happen-before the final decrement, which sets the target.
         if ((long) COUNT.getAndAdd(this, -1L) == 1L) {
+            target.set();
+        } else if (owed != 0) { // volatile read: the owing happened before the owing thread's own decrement
+            settleOwed();
+        }
+    }
+
+    /** Moves the owed decrements ({@link #owed}) into the count; sets the target if that ends it. */
+    private void settleOwed() {
+        long n;
+        synchronized (this) { // exclusive with the owing threads and the other settlers: each owed count moves once
+            n = owed;
+            owed = 0;
+        }
+        if (n == 0) {
+            return;
+        }
+        long before;
+        try {
+            before = (long) COUNT.getAndAdd(this, -n); // volatile RMW, as decrement()
+        } catch (Throwable failure) {
+            synchronized (this) { // the RMW did not happen: the counts stay owed (no call in this catch block)
+                owed += n;
+            }
+            throw failure;
+        }
+        if (before == n) {
             target.set();
         }
     }

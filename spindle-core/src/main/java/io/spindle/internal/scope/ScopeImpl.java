@@ -69,7 +69,9 @@ public final class ScopeImpl implements Scope {
         try {
             registry.pushOrInject(job); // from another pool's thread this injects into the scope's pool
         } catch (Throwable failure) {
-            outstanding.decrement(); // E1: the job is not in the pool
+            synchronized (outstanding) { // E1: the job is not in the pool; its count goes back without a call
+                outstanding.owed++; // settled by the next decrement, ours or the body's (CountLatch.owed)
+            }
             throw failure;
         }
     }

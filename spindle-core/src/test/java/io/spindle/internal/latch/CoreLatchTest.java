@@ -72,6 +72,37 @@ class CoreLatchTest {
         assertFalse(count.tryIncrement(), "a finished count latch stays finished");
     }
 
+    /** E1: a submitter whose job never entered the pool owes its decrement; its holder's decrement settles it. */
+    @Test
+    void countLatchSettlesOwedDecrementsAtTheNextDecrement() {
+        CountingOwner owner = new CountingOwner();
+        WorkerLatch target = new WorkerLatch(owner, 0);
+        CountLatch count = new CountLatch(target); // the body's count
+        assertTrue(count.tryIncrement()); // a task that runs
+        assertTrue(count.tryIncrement()); // a spawn whose push fails at a stack edge
+        synchronized (count) {
+            count.owed++; // as ScopeImpl's catch block does
+        }
+        count.decrement(); // the task ends, and settles the owed decrement
+        assertEquals(0, count.owed);
+        assertFalse(target.probe(), "the body still holds its count");
+        count.decrement(); // the body ends
+        assertTrue(target.probe(), "the owed decrement was settled: the count reached zero");
+    }
+
+    @Test
+    void countLatchOwedByTheLastHolderIsSettledByItsOwnDecrement() {
+        CountingOwner owner = new CountingOwner();
+        WorkerLatch target = new WorkerLatch(owner, 0);
+        CountLatch count = new CountLatch(target);
+        assertTrue(count.tryIncrement()); // the body spawns; the spawn fails
+        synchronized (count) {
+            count.owed++;
+        }
+        count.decrement(); // the body ends: its own decrement leaves the owed one, which it then settles
+        assertTrue(target.probe());
+    }
+
     @Test
     void blockingLatchReturnsAtOnceWhenSetBeforeAwaitAndKeepsTheInterrupt() {
         BlockingLatch latch = new BlockingLatch();
