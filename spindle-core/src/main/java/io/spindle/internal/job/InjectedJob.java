@@ -16,6 +16,13 @@ public abstract class InjectedJob implements Job {
      */
     public boolean claimed;
 
+    /** @return whether someone owns this job (read inside the monitor) */
+    public final boolean isClaimed() {
+        synchronized (this) {
+            return claimed;
+        }
+    }
+
     /**
      * @return true for exactly one caller, over this and the inline copy in {@code Registry.inject}: the job's owner
      */

@@ -7,6 +7,7 @@ import io.spindle.Scope;
 import io.spindle.SleepStrategy;
 import io.spindle.WorkerStats;
 import io.spindle.internal.event.PoolEvents;
+import io.spindle.internal.event.WakeReason;
 import io.spindle.internal.executor.Invoke;
 import io.spindle.internal.executor.PoolFuture;
 import io.spindle.internal.job.BroadcastJob;
@@ -97,6 +98,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         this.publicPool = publicPool;
         // incrementAndGet: atomic so that names are unique; no ordering needed, nothing else is published with it.
         this.name = "spindle-" + POOL_NUMBERS.incrementAndGet();
+        initializeNow(WakeReason.class, BlockingLatch.class, CountLatch.class);
         this.events = new PoolEvents(name, config.sleepStrategy().name(), this::workerIndexOf);
         this.sleep = SleepProtocols.create(config.sleepStrategy(), config.threads(), events);
         try {
@@ -114,6 +116,23 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             // No worker has started, so nothing else will ever close the protocol (HINT_PIPE holds descriptors).
             closeAfterFailure(sleep, failure);
             throw failure;
+        }
+    }
+
+    /**
+     * Runs the static initializers of classes that the engine's own paths use only later (a wake-up's reason, a
+     * caller's or a scope's latch), here, on the thread that builds the pool. An initializer that fails leaves its class
+     * unusable for the JVM's life; met later, on a wake-up or a latch's set, out of memory or out of stack, it would make
+     * every later wake-up or latch throw {@code NoClassDefFoundError}, and a waiter could be stranded (a reviewer broke
+     * WakeReason so, through the first outside spawn). Here a failure fails the build that met it.
+     */
+    private static void initializeNow(Class<?>... classes) {
+        for (Class<?> c : classes) {
+            try {
+                Class.forName(c.getName(), true, c.getClassLoader());
+            } catch (ClassNotFoundException impossible) {
+                throw new AssertionError(impossible); // loaded already: the literal names it
+            }
         }
     }
 
@@ -728,9 +747,15 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             wakeups += ws.wakeups();
             promotions += ws.promotions();
         }
-        // injector.size() walks the queue: O(queued), weakly consistent (and counting a job its poster took back until
-        // a worker drops it: E1); fine for a statistics call.
-        return new PoolStats(executed, steals, injected.sum() - withdrawnInjections(), sleeps, wakeups, injector.size(), perWorker,
+        // Withdrawals read before the injections: each withdrawal's increment of `injected` came before it, so the
+        // difference never goes below the truth (read the other way, it went negative under constant withdrawals).
+        long withdrawn = withdrawnInjections();
+        // Jobs taken back by their posters (E1) stay in the injector until a poll drops them; an idle pool's workers
+        // poll nothing, so drop them here: an idle pool's snapshot stays exact, and a failed task is not kept alive.
+        // A claimed job in the injector is always one taken back (a worker or shutdownNow claims only what it removed).
+        injector.removeIf(InjectedJob::isClaimed);
+        // injector.size() walks the queue: O(queued), weakly consistent; fine for a statistics call.
+        return new PoolStats(executed, steals, injected.sum() - withdrawn, sleeps, wakeups, injector.size(), perWorker,
                 promotions);
     }
 

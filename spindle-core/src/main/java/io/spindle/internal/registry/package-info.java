@@ -17,7 +17,8 @@
  *       notification throws takes its job back by claiming it ({@code InjectedJob}: a monitor, which the poster takes
  *       without a call, so the take-back works at the very depth where the notification overflowed the stack) and
  *       rethrows; if a worker claimed the job first, it runs and the injection stands. Whoever takes a job from the
- *       injector claims it too (a worker, {@code shutdownNow}) and drops a job its poster took back. An earlier design
+ *       injector claims it too (a worker, {@code shutdownNow}) and drops a job its poster took back; so does
+ *       {@code stats()}, so that an idle pool's snapshot stays exact and keeps no failed task alive. An earlier design
  *       withdrew the job by {@code injector.remove}, a call, and when that overflowed as well retried the wake-up at
  *       the same depth for ever: an {@code install} near the stack's edge never returned. Callers rely
  *       on this: a count reserved for the job (the pool's termination count, a scope's count) is given back exactly

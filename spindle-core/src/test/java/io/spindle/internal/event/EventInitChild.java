@@ -5,18 +5,21 @@ import io.spindle.ThreadPool;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
  * Child JVM of {@link EventClassInitTest}, run with {@code -Xlog:class+init=info:file=<log>}: reads from that log which
- * event classes were initialized before a pool was built and right after, then uses the pool (outside submissions,
- * sleeps, wake-ups) and prints {@code RESULT beforeBuild=<names> afterBuild=<names> afterUse=<names>}.
+ * of the watched classes (the event classes, {@code WakeReason} and the latches with static initializers) were
+ * initialized before a pool was built and right after, then uses the pool (outside submissions, scopes, sleeps,
+ * wake-ups) and prints {@code RESULT beforeBuild=<names> afterBuild=<names> afterUse=<names>}.
  */
 public final class EventInitChild {
     /** HotSpot logs the class's internal name: {@code Initializing 'io/spindle/internal/event/WorkerSleepEvent'}. */
-    private static final String PREFIX =
-            "Initializing '" + EventInitChild.class.getPackageName().replace('.', '/') + "/";
+    private static final String PREFIX = "Initializing 'io/spindle/internal/";
+    /** Watched besides the event classes: the engine's other classes with static initializers it uses late. */
+    private static final Set<String> ALSO = Set.of("event/WakeReason", "latch/BlockingLatch", "latch/CountLatch");
 
     public static void main(String[] args) throws Exception {
         Path log = Path.of(args[0]);
@@ -27,8 +30,10 @@ public final class EventInitChild {
             for (int i = 0; i < 100; i++) {
                 pool.install(() -> {
                     pool.join(() -> { }, () -> { });
+                    pool.scope(scope -> scope.spawn(() -> { }));
                     return null;
                 });
+                pool.spawn(() -> { });
                 Thread.sleep(1); // the workers sleep between installs, and are woken
             }
         }
@@ -36,7 +41,7 @@ public final class EventInitChild {
                 + initialized(log));
     }
 
-    /** The simple names of this package's event classes that the log says were initialized, or {@code none}. */
+    /** The watched classes (package/Name) that the log says were initialized, or {@code none}. */
     private static String initialized(Path log) throws IOException {
         TreeSet<String> names = new TreeSet<>();
         try (Stream<String> lines = Files.lines(log)) {
@@ -45,7 +50,7 @@ public final class EventInitChild {
                 if (at >= 0) {
                     int from = at + PREFIX.length();
                     String name = line.substring(from, line.indexOf('\'', from));
-                    if (name.endsWith("Event")) {
+                    if (name.startsWith("event/") && name.endsWith("Event") || ALSO.contains(name)) {
                         names.add(name);
                     }
                 }
