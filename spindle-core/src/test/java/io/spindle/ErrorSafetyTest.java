@@ -19,7 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code StackOverflowError} (on small worker stacks) through spawn, scope, join, install or the sleep path, and then
  * checks that the caller got the error, that no accepted task was lost, that the pool still runs work on every worker,
  * that the sleep counters return to rest and that {@code close()} returns. The child bounds every wait itself; if it
- * still runs after {@link #CHILD_TIMEOUT_S} s, {@link ChildJvm} dumps its threads into the failure message and kills it.
+ * still runs after {@link #CHILD_TIMEOUT_S} s, {@link ChildJvm} dumps its threads into the failure message and kills
+ * it.
  *
  * <p>{@code -Dspindle.errorSafety.rounds=N} overrides the child's rounds (default: 4 per OOM scenario, alternately
  * holding the exhausted heap after the error and dropping it at once; 2 for {@code sleep-path-oom}; 20 for

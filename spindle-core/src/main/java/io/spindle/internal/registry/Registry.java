@@ -121,10 +121,10 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
 
     /**
      * Runs the static initializers of classes that the engine's own paths use only later (a wake-up's reason, a
-     * caller's or a scope's latch), here, on the thread that builds the pool. An initializer that fails leaves its class
-     * unusable for the JVM's life; met later, on a wake-up or a latch's set, out of memory or out of stack, it would make
-     * every later wake-up or latch throw {@code NoClassDefFoundError}, and a waiter could be stranded (a reviewer broke
-     * WakeReason so, through the first outside spawn). Here a failure fails the build that met it.
+     * caller's or a scope's latch), here, on the thread that builds the pool. An initializer that fails leaves its
+     * class unusable for the JVM's life; met later, on a wake-up or a latch's set, out of memory or out of stack, it
+     * would make every later wake-up or latch throw {@code NoClassDefFoundError}, and a waiter could be stranded (a
+     * reviewer broke WakeReason so, through the first outside spawn). Here a failure fails the build that met it.
      */
     private static void initializeNow(Class<?>... classes) {
         for (Class<?> c : classes) {

@@ -20,10 +20,10 @@
  *       injector claims it too (a worker, {@code shutdownNow}) and drops a job its poster took back; so does
  *       {@code stats()}, so that an idle pool's snapshot stays exact and keeps no failed task alive. An earlier design
  *       withdrew the job by {@code injector.remove}, a call, and when that overflowed as well retried the wake-up at
- *       the same depth for ever: an {@code install} near the stack's edge never returned. Callers rely
- *       on this: a count reserved for the job (the pool's termination count, a scope's count) is given back exactly
- *       when the call throws, and a join waits for its half only after a normal return. The pool's count goes back without
- *       a call too: the catch block adds it to {@code Termination.owed} inside that object's monitor, and the next
+ *       the same depth for ever: an {@code install} near the stack's edge never returned. Callers rely on this: a
+ *       count reserved for the job (the pool's termination count, a scope's count) is given back exactly when the
+ *       call throws, and a join waits for its half only after a normal return. The pool's count goes back without a
+ *       call too: the catch block adds it to {@code Termination.owed} inside that object's monitor, and the next
  *       release, shutdown, wait for termination or {@code isTerminated} settles it into the count (a release called
  *       there overflowed in 22 of 178 failed installs of {@code LazyEdgeWaitScan}, and the pool never terminated). A
  *       scope's count goes back the same way ({@code CountLatch.owed}), settled by the next decrement: whoever spawns

@@ -84,7 +84,7 @@ class LazyJoinReviewScanTest {
     void aCrossPoolInstallAtTheStackEdgeReturns() throws Exception {
         Map<String, String> r = run(LazyEdgeWaitScan.class, "-Xint", "-Xss512k", "-Dk0=1250");
         assertEquals("false", r.get("hang"), "an install at the stack's edge never returned: " + r);
-        assertTrue(Long.parseLong(r.get("withdrawn")) > 0, "no injection was taken back: the scan missed E1's path: " + r);
+        assertTrue(Long.parseLong(r.get("withdrawn")) > 0, "no injection was taken back: the scan missed E1: " + r);
         assertEquals("0", r.get("unclaimed"), "a visible job nobody claimed while the worker sleeps: " + r);
         assertEquals(r.get("executed"), r.get("injected"), "a job taken back ran, or was counted as injected: " + r);
         assertEquals("true", r.get("terminated"), "a failed install's count never came back: " + r);

@@ -15,8 +15,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * {@link TerminationOweVsReleaseTest} with the owing site weakened: {@code owed++} without the monitor, racing with
- * the release's settle (which reads and zeroes {@code owed} inside it). Must fail: the settle zeroes over the owing, the
- * count is lost and the pool never terminates.
+ * the release's settle (which reads and zeroes {@code owed} inside it). Must fail: the settle zeroes over the owing,
+ * the count is lost and the pool never terminates.
  */
 @JCStressTest
 @Description("WEAKENED (owing without the monitor): TerminationOweVsReleaseTest must see its forbidden outcome")
