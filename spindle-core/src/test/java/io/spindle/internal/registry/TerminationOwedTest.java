@@ -20,6 +20,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class TerminationOwedTest {
 
+    private static Termination terminationOf(ThreadPool pool) throws ReflectiveOperationException {
+        Field f = ThreadPool.class.getDeclaredField("registry");
+        f.setAccessible(true);
+        Field t = Registry.class.getDeclaredField("termination");
+        t.setAccessible(true);
+        return (Termination) t.get(f.get(pool));
+    }
+
     private static void owe(Termination t) {
         synchronized (t) { // as Registry's catch blocks do
             t.owed++;
@@ -73,12 +81,7 @@ class TerminationOwedTest {
     @Test
     void aWaitForTerminationSettlesACountOwedWhileItWaits() throws Exception {
         ThreadPool pool = ThreadPool.builder().threads(1).build();
-        Field f = ThreadPool.class.getDeclaredField("registry");
-        f.setAccessible(true);
-        Registry registry = (Registry) f.get(pool);
-        Field tf = Registry.class.getDeclaredField("termination");
-        tf.setAccessible(true);
-        Termination t = (Termination) tf.get(registry);
+        Termination t = terminationOf(pool);
         assertTrue(t.tryAcquireExternal()); // a submission in flight
         pool.shutdown();
         assertFalse(pool.awaitTermination(100, TimeUnit.MILLISECONDS), "the submission still holds its count");
@@ -99,12 +102,7 @@ class TerminationOwedTest {
     @Test
     void isTerminatedSettlesAnOwedCount() throws Exception {
         ThreadPool pool = ThreadPool.builder().threads(1).build();
-        Field f = ThreadPool.class.getDeclaredField("registry");
-        f.setAccessible(true);
-        Registry registry = (Registry) f.get(pool);
-        Field tf = Registry.class.getDeclaredField("termination");
-        tf.setAccessible(true);
-        Termination t = (Termination) tf.get(registry);
+        Termination t = terminationOf(pool);
         assertTrue(t.tryAcquireExternal());
         pool.shutdown();
         owe(t);
