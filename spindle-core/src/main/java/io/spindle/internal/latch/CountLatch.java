@@ -25,8 +25,9 @@ public final class CountLatch {
      * Decrements owed by a submitter whose job never entered the pool (E1 in the registry package): it adds one here
      * inside this object's monitor, which it takes without a call, so that a catch block at a stack edge can give its
      * count back ({@link #decrement()}, a VarHandle call, could overflow there, and the scope would wait for ever).
-     * Written only inside the monitor; volatile so that {@link #decrement()} can test it without taking it. Settled
-     * by the next decrement: whoever owes holds a count of its own (the body, or a running task), so one always comes.
+     * Written only inside the monitor; volatile so that {@link #decrement()} can test it without taking it. The owing
+     * thread settles it at once where its stack allows; else the next decrement does: whoever owes normally holds a
+     * count of its own (the body, or a running task), so one comes.
      */
     public volatile long owed;
 
@@ -71,7 +72,7 @@ public final class CountLatch {
     }
 
     /** Moves the owed decrements ({@link #owed}) into the count; sets the target if that ends it. */
-    private void settleOwed() {
+    public void settleOwed() {
         long n;
         synchronized (this) { // exclusive with the owing threads and the other settlers: each owed count moves once
             n = owed;

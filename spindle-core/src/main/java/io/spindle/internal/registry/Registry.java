@@ -332,6 +332,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             synchronized (termination) { // E1: the job was not accepted; its count goes back without a call
                 termination.owed++; // settled into the count by Termination.settleOwed
             }
+            settleOwedCounts();
             throw failure;
         }
         awaitLatch(caller, job.latch());
@@ -428,6 +429,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 synchronized (termination) { // E1: push threw, so the job is not in the deque
                     termination.owed++; // the count goes back without a call (Termination.owed)
                 }
+                settleOwedCounts();
                 throw failure;
             }
         } else {
@@ -438,6 +440,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 synchronized (termination) { // E1: inject threw, so the job is not in the pool
                     termination.owed++; // the count goes back without a call (Termination.owed)
                 }
+                settleOwedCounts();
                 throw failure;
             }
         }
@@ -511,6 +514,19 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             if (!internal) {
                 termination.release();
             }
+        }
+    }
+
+    /**
+     * After an owing (E1): settles it at once where the stack allows, so that a pool shut down meanwhile terminates
+     * though nobody waits for it (a shutdown() with no wait, its workers then alive for ever). Where the call overflows,
+     * the count stays owed (settleOwed rolls itself back) and a later release or wait settles it.
+     */
+    private void settleOwedCounts() {
+        try {
+            termination.settleOwed();
+        } catch (Throwable stillOwed) {
+            // settled later: the next release, shutdown, isTerminated or wait for termination
         }
     }
 
@@ -663,16 +679,22 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     }
 
     public boolean awaitTermination(long nanos) throws InterruptedException {
-        long deadline = System.nanoTime() + nanos;
+        // Counted down rather than against a deadline: now + nanos overflows for large timeouts, either sign.
+        long remaining = nanos;
+        long last = System.nanoTime();
         // In slices, settling owed counts before each: a submission that failed at a stack edge after shutdown owes its
         // count (E1, Termination.owed) and could not wake anyone, and the pool terminates only once it is settled.
         while (true) {
             termination.settleOwed();
-            long left = deadline - System.nanoTime();
-            if (workersExited.await(Math.min(left, OWED_SETTLE_SLICE_NANOS), TimeUnit.NANOSECONDS)) {
+            long slice = Math.min(Math.max(remaining, 0), OWED_SETTLE_SLICE_NANOS);
+            boolean exited = workersExited.await(slice, TimeUnit.NANOSECONDS);
+            long now = System.nanoTime();
+            remaining = remaining <= 0 ? remaining : remaining - (now - last); // never below Long.MIN_VALUE
+            last = now;
+            if (exited) {
                 break;
             }
-            if (left <= OWED_SETTLE_SLICE_NANOS) {
+            if (remaining <= 0) {
                 return false;
             }
         }
@@ -680,14 +702,16 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             if (w == Thread.currentThread()) {
                 return false; // a worker is never terminated while it asks
             }
-            long left = deadline - System.nanoTime();
-            if (left <= 0 && w.isAlive()) {
+            if (remaining <= 0 && w.isAlive()) {
                 return false;
             }
-            TimeUnit.NANOSECONDS.timedJoin(w, Math.max(left, 1));
+            TimeUnit.NANOSECONDS.timedJoin(w, Math.max(remaining, 1));
             if (w.isAlive()) {
                 return false;
             }
+            long now = System.nanoTime();
+            remaining = remaining <= 0 ? remaining : remaining - (now - last);
+            last = now;
         }
         return true;
     }

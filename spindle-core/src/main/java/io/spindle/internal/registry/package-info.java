@@ -23,12 +23,14 @@
  *       the same depth for ever: an {@code install} near the stack's edge never returned. Callers rely on this: a
  *       count reserved for the job (the pool's termination count, a scope's count) is given back exactly when the
  *       call throws, and a join waits for its half only after a normal return. The pool's count goes back without a
- *       call too: the catch block adds it to {@code Termination.owed} inside that object's monitor, and the next
- *       release, shutdown, wait for termination or {@code isTerminated} settles it into the count (a release called
- *       there overflowed in 22 of 178 failed installs of {@code LazyEdgeWaitScan}, and the pool never terminated). A
- *       scope's count goes back the same way ({@code CountLatch.owed}), settled by the next decrement: whoever spawns
- *       into a scope holds a count of its own (the body, or a running task of the scope), so one always comes. (A
- *       thread that got hold of the scope some other way and spawns while its last holder ends is the exception.)</li>
+ *       call too: the catch block adds it to {@code Termination.owed} inside that object's monitor and then tries to
+ *       settle it into the count; where that call overflows, the next release, shutdown, wait for termination or
+ *       {@code isTerminated} settles it (a release called there overflowed in 22 of 178 failed installs of
+ *       {@code LazyEdgeWaitScan}, and the pool never terminated). A scope's count goes back the same way
+ *       ({@code CountLatch.owed}), settled at once or by the next decrement: whoever spawns into a scope normally
+ *       holds a count of its own (the body, or a running task). The residue: a thread holding no count that fails at
+ *       a stack edge while the scope's last holder ends leaves the scope waiting; a pool shut down without a wait whose
+ *       last owing could not settle does not terminate until someone calls {@code isTerminated} or waits.</li>
  *   <li><b>E2, completion is unconditional.</b> Whatever a job's closure does, the latch or count its waiter depends
  *       on is set: spawned, scope and broadcast jobs release in {@code finally}; an install sets its latch and releases
  *       the pool's count in {@code finally}; a stolen join half stores its outcome with a plain store (a failure is

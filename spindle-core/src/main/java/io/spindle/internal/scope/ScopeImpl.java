@@ -70,7 +70,12 @@ public final class ScopeImpl implements Scope {
             registry.pushOrInject(job); // from another pool's thread this injects into the scope's pool
         } catch (Throwable failure) {
             synchronized (outstanding) { // E1: the job is not in the pool; its count goes back without a call
-                outstanding.owed++; // settled by the next decrement, ours or the body's (CountLatch.owed)
+                outstanding.owed++; // settled below, or by the next decrement, ours or the body's (CountLatch.owed)
+            }
+            try {
+                outstanding.settleOwed(); // at once where the stack allows: the spawner may hold no count of its own
+            } catch (Throwable stillOwed) {
+                // settled by the next decrement
             }
             throw failure;
         }

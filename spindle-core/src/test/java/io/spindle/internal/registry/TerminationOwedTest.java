@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * count is whole again once settled, by the next release, by shutdown, and by a wait for termination that is already
  * waiting when the count becomes owed. LazyEdgeWaitScan drives the same path at a real stack edge.
  */
-@Timeout(value = 2, unit = TimeUnit.MINUTES)
+@Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class TerminationOwedTest {
 
     private static Termination terminationOf(ThreadPool pool) throws ReflectiveOperationException {
@@ -97,6 +97,17 @@ class TerminationOwedTest {
         assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS), "the owed count was never settled");
         assertTrue(pool.isTerminated());
         failing.join();
+    }
+
+    /** A reviewer's case: the sliced wait compared wrapped deadlines, and a huge negative timeout waited for ever. */
+    @Test
+    void aWaitWithAnyNonPositiveTimeoutReturnsAtOnceOnARunningPool() throws Exception {
+        try (ThreadPool pool = ThreadPool.builder().threads(1).build()) {
+            for (long nanos : new long[] {0, -1, Long.MIN_VALUE + 1, Long.MIN_VALUE}) {
+                assertFalse(pool.awaitTermination(nanos, TimeUnit.NANOSECONDS), "timeout " + nanos);
+            }
+            assertFalse(pool.awaitTermination(Long.MIN_VALUE, TimeUnit.SECONDS));
+        }
     }
 
     @Test
