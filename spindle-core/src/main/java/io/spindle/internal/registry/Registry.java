@@ -519,8 +519,8 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
 
     /**
      * After an owing (E1): settles it at once where the stack allows, so that a pool shut down meanwhile terminates
-     * though nobody waits for it (a shutdown() with no wait, its workers then alive for ever). Where the call overflows,
-     * the count stays owed (settleOwed rolls itself back) and a later release or wait settles it.
+     * though nobody waits for it (a shutdown() with no wait, its workers then alive for ever). Where the call
+     * overflows, the count stays owed (settleOwed rolls itself back) and a later release or wait settles it.
      */
     private void settleOwedCounts() {
         try {
