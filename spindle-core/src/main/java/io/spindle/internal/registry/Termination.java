@@ -30,8 +30,9 @@ final class Termination {
      * here, inside this object's monitor, which it takes without a call, so that a catch block at a stack edge can do
      * it (a release, a VarHandle call, could overflow there, and the count would never come back: the pool would not
      * terminate). Written only inside the monitor; volatile so that {@link #release()} can test it without taking it.
-     * {@link #settleOwed()} moves it into the word: the next release does, and so do shutdown, the wait for
-     * termination and {@code isTerminated}, the calls that depend on the count being whole.
+     * {@link #settleOwed()} moves it into the word: the owing thread tries at once (where its stack allows), and
+     * the next release does, and so do shutdown, the wait for termination and {@code isTerminated}, the calls that
+     * depend on the count being whole.
      */
     volatile long owed;
 
