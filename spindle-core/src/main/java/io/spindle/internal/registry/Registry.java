@@ -679,22 +679,16 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     }
 
     public boolean awaitTermination(long nanos) throws InterruptedException {
-        // Counted down rather than against a deadline: now + nanos overflows for large timeouts, either sign.
-        long remaining = nanos;
-        long last = System.nanoTime();
+        long start = System.nanoTime();
         // In slices, settling owed counts before each: a submission that failed at a stack edge after shutdown owes its
         // count (E1, Termination.owed) and could not wake anyone, and the pool terminates only once it is settled.
         while (true) {
             termination.settleOwed();
-            long slice = Math.min(Math.max(remaining, 0), OWED_SETTLE_SLICE_NANOS);
-            boolean exited = workersExited.await(slice, TimeUnit.NANOSECONDS);
-            long now = System.nanoTime();
-            remaining = remaining <= 0 ? remaining : remaining - (now - last); // never below Long.MIN_VALUE
-            last = now;
-            if (exited) {
+            long slice = Math.min(Math.max(remaining(nanos, start), 0), OWED_SETTLE_SLICE_NANOS);
+            if (workersExited.await(slice, TimeUnit.NANOSECONDS)) {
                 break;
             }
-            if (remaining <= 0) {
+            if (remaining(nanos, start) <= 0) {
                 return false;
             }
         }
@@ -702,18 +696,24 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             if (w == Thread.currentThread()) {
                 return false; // a worker is never terminated while it asks
             }
-            if (remaining <= 0 && w.isAlive()) {
+            long left = remaining(nanos, start);
+            if (left <= 0 && w.isAlive()) {
                 return false;
             }
-            TimeUnit.NANOSECONDS.timedJoin(w, Math.max(remaining, 1));
+            TimeUnit.NANOSECONDS.timedJoin(w, Math.max(left, 1));
             if (w.isAlive()) {
                 return false;
             }
-            long now = System.nanoTime();
-            remaining = remaining <= 0 ? remaining : remaining - (now - last);
-            last = now;
         }
         return true;
+    }
+
+    /**
+     * What is left of a wait of {@code nanos} begun at {@code start}: counted from the timeout, not against a deadline,
+     * since start + nanos overflows for large timeouts of either sign (a non-positive timeout stays as it is).
+     */
+    private static long remaining(long nanos, long start) {
+        return nanos <= 0 ? nanos : nanos - (System.nanoTime() - start);
     }
 
     /**
