@@ -19,14 +19,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * real protocol), so the poster claims its job back and throws. The task never runs, the statistics do not count it,
  * an idle pool's snapshot shows nothing queued (the job's node is dropped by {@code stats()}, not kept with the failed
  * task alive), and the pool still works and terminates; a pool shut down meanwhile, and a scope, still end. The
- * proxy is {@link FailingNotifications}; LazyEdgeWaitScan drives the same path at a real stack edge.
+ * proxy is {@link FailingInjections}; LazyEdgeWaitScan drives the same path at a real stack edge.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class InjectionTakeBackTest {
     @Test
     void aSpawnWhoseNotificationThrowsIsTakenBackAndNeverRuns() throws Exception {
         ThreadPool pool = ThreadPool.builder().threads(1).build();
-        FailingNotifications seam = FailingNotifications.install(pool);
+        FailingInjections seam = FailingInjections.install(pool);
         Registry registry = seam.registry;
         AtomicInteger runs = new AtomicInteger();
         CountDownLatch open = new CountDownLatch(0);
@@ -73,24 +73,17 @@ class InjectionTakeBackTest {
     @Test
     void aPoolShutDownWithoutAWaitTerminatesAfterAnInFlightSpawnFails() throws Exception {
         ThreadPool pool = ThreadPool.builder().threads(2).build();
-        FailingNotifications seam = FailingNotifications.install(pool);
+        FailingInjections seam = FailingInjections.install(pool);
         CountDownLatch gate = new CountDownLatch(1);
-        Thread[] poster = new Thread[1];
         Throwable[] thrown = new Throwable[1];
-        poster[0] = new Thread(() -> {
-            try {
-                pool.spawn(() -> { });
-            } catch (Throwable t) {
-                thrown[0] = t;
-            }
-        });
-        seam.failAdd(poster[0], gate);
-        poster[0].start();
+        Thread poster = recordingThrows(() -> pool.spawn(() -> { }), thrown);
+        seam.failAdd(poster, gate);
+        poster.start();
         assertTrue(seam.reached.await(60, TimeUnit.SECONDS), "the spawn never reached the injector");
         pool.shutdown(); // settles nothing: the spawn still holds its count
-        gate.countDown(); // now its notification fails, after the shutdown
-        poster[0].join(60_000);
-        assertSame(FailingNotifications.FAILURE, thrown[0]);
+        gate.countDown(); // now its injection fails, after the shutdown
+        poster.join(60_000);
+        assertSame(FailingInjections.FAILURE, thrown[0]);
         for (WorkerThread w : seam.registry.workers()) { // no isTerminated, no wait: either would settle the count
             w.join(60_000);
             assertTrue(!w.isAlive(), "a worker of the shut-down pool is still alive: " + w.getName());
@@ -104,7 +97,7 @@ class InjectionTakeBackTest {
     @Test
     void aFailedScopeSpawnFromAThreadHoldingNoCountStillLetsTheScopeEnd() throws Exception {
         ThreadPool pool = ThreadPool.builder().threads(2).build();
-        FailingNotifications seam = FailingNotifications.install(pool);
+        FailingInjections seam = FailingInjections.install(pool);
         CountDownLatch gate = new CountDownLatch(1);
         Throwable[] thrown = new Throwable[1];
         Thread[] stranger = new Thread[1];
@@ -119,13 +112,7 @@ class InjectionTakeBackTest {
         });
         opener.start();
         pool.scope(s -> {
-            stranger[0] = new Thread(() -> {
-                try {
-                    s.spawn(() -> { });
-                } catch (Throwable t) {
-                    thrown[0] = t;
-                }
-            });
+            stranger[0] = recordingThrows(() -> s.spawn(() -> { }), thrown);
             seam.failAdd(stranger[0], gate);
             stranger[0].start();
             try {
@@ -135,8 +122,19 @@ class InjectionTakeBackTest {
             }
         }); // returns only once the stranger's count came back
         stranger[0].join(60_000);
-        assertSame(FailingNotifications.FAILURE, thrown[0]);
+        assertSame(FailingInjections.FAILURE, thrown[0]);
         pool.close();
+    }
+
+    /** A thread (not started) that runs {@code action} and keeps what it threw in {@code thrown[0]}. */
+    private static Thread recordingThrows(Runnable action, Throwable[] thrown) {
+        return new Thread(() -> {
+            try {
+                action.run();
+            } catch (Throwable t) {
+                thrown[0] = t;
+            }
+        });
     }
 
     /**
@@ -149,7 +147,7 @@ class InjectionTakeBackTest {
             pool.spawn(task);
             return null;
         } catch (OutOfMemoryError thrown) {
-            assertSame(FailingNotifications.FAILURE, thrown, "the notification's own failure, as it was");
+            assertSame(FailingInjections.FAILURE, thrown, "the notification's own failure, as it was");
             return new WeakReference<>(task);
         }
     }

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * test it got there ({@link #reached}), then waits for a gate, so that a test can place the failure after a step of
  * its own (a shutdown, a scope's body ending). Everything else goes to the real objects.
  */
-final class FailingNotifications {
+final class FailingInjections {
     static final OutOfMemoryError FAILURE = new OutOfMemoryError("test: the injection failed");
 
     final Registry registry;
@@ -27,15 +27,15 @@ final class FailingNotifications {
     private volatile Thread failingAdd;
     private volatile CountDownLatch gate;
 
-    private FailingNotifications(Registry registry) {
+    private FailingInjections(Registry registry) {
         this.registry = registry;
     }
 
-    static FailingNotifications install(ThreadPool pool) throws ReflectiveOperationException {
+    static FailingInjections install(ThreadPool pool) throws ReflectiveOperationException {
         Field f = ThreadPool.class.getDeclaredField("registry");
         f.setAccessible(true);
         Registry registry = (Registry) f.get(pool);
-        FailingNotifications seam = new FailingNotifications(registry);
+        FailingInjections seam = new FailingInjections(registry);
         Field sleepField = Registry.class.getDeclaredField("sleep");
         sleepField.setAccessible(true);
         SleepProtocol real = (SleepProtocol) sleepField.get(registry);
