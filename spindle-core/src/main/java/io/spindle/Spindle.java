@@ -1,5 +1,6 @@
 package io.spindle;
 
+import io.spindle.internal.lazy.LazyWorker;
 import io.spindle.internal.registry.Registry;
 import io.spindle.internal.registry.WorkerThread;
 
@@ -128,6 +129,39 @@ public final class Spindle {
             return Registry.joinOn(w, f, x, y, combine);
         }
         return ThreadPool.global().join(f, x, y, combine);
+    }
+
+    /**
+     * Gives the current worker's waiting join halves a chance to be shared: call it between pieces of a long loop that
+     * makes no join. A {@link JoinStrategy#LAZY lazy} join's second half becomes stealable only at a heartbeat check
+     * (SPEC §7), and joins make those checks; a loop that runs for milliseconds without joining would meanwhile keep
+     * the second halves of the joins it runs inside to itself while other workers sit idle. With this call in the
+     * loop they are shared within about one {@link ThreadPool.Builder#heartbeatInterval heartbeat interval}.
+     *
+     * <pre>{@code
+     * static long burn(long[] data, int lo, int hi) {
+     *     long acc = 0;
+     *     for (int i = lo; i < hi; i++) {
+     *         acc += expensive(data[i]);
+     *         if ((i & 255) == 0) Spindle.heartbeat();
+     *     }
+     *     return acc;
+     * }
+     * }</pre>
+     *
+     * <p>Most calls cost a thread lookup and a decrement: the worker reads the clock only about four times per
+     * interval, however often it is called. It does nothing when the caller is not a Spindle worker, when its pool's
+     * joins are {@link JoinStrategy#EAGER eager} (their halves are stealable from the start) or when no join half of
+     * the caller waits.
+     */
+    public static void heartbeat() {
+        WorkerThread w = WorkerThread.current();
+        if (w != null) {
+            LazyWorker lazy = w.lazy();
+            if (lazy != null) {
+                lazy.heartbeatCheck();
+            }
+        }
     }
 
     /**

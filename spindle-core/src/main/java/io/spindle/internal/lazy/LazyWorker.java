@@ -138,6 +138,24 @@ public final class LazyWorker {
         return d;
     }
 
+    /**
+     * LZ10: a check for a beat from code that runs long without joining ({@code Spindle.heartbeat()} in a leaf loop),
+     * so that the latent frames below it can be promoted while it runs. It counts down with the joins, so a loop that
+     * calls it every few nanoseconds still reads the clock only about four times per interval (LZ3). With no latent
+     * frame there is nothing to promote, and the call changes nothing: in particular it leaves a job's pending first
+     * check (LZ8) to the job's first join.
+     */
+    public void heartbeatCheck() {
+        if (lo < depth && --countdown <= 0) {
+            try {
+                heartbeat();
+            } catch (StackOverflowError noStackForTheCall) {
+                // LZ5: no beat this time (heartbeat() throws nothing else); the caller's loop goes on as it was.
+                // Empty on purpose: a catch block with the stack exhausted can make no call.
+            }
+        }
+    }
+
     /** Doubles the frame stack. All five arrays are made before any is replaced: out of memory changes nothing. */
     private void grow() {
         int n = closures.length * 2;

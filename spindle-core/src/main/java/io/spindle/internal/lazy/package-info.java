@@ -81,6 +81,12 @@
  *       values, a join waiting for a promoted half first re-sets them for its wait, and {@code WorkerThread.execute}
  *       restores the depth it saw when the job started. There the closures (and the function form's arguments) the
  *       job's joins left above are dropped, so an idle worker keeps no finished computation's data alive.</dd>
+ *   <dt>LZ10 - a long loop can beat without joining.</dt>
+ *   <dd>{@code Spindle.heartbeat()} runs the join's countdown (LZ3) and, when it runs out, the same out-of-line check,
+ *       so a leaf loop that calls it shares the latent frames below it within about an interval, under LZ5's rules.
+ *       It pushes no frame and touches nothing while no frame is latent ({@code lo == depth}): then there is nothing
+ *       to promote, and a job's pending first check (LZ8) stays pending for its first join. Like a join's push it
+ *       swallows a stack overflow of its call into the check, so it never throws.</dd>
  * </dl>
  *
  * <h2>Failures</h2>
@@ -96,8 +102,10 @@
  * join's one residual race stays: a thief that took the job just before it was abandoned runs it after the join ended.
  *
  * <h2>What lazy joins do not do</h2>
- * A worker promotes only at its joins: code that runs for a long time without joining (a long sequential leaf) shares
+ * A worker promotes only at its joins and at {@code Spindle.heartbeat()} (LZ10): code that runs for a long time
+ * without either (a long sequential leaf that does not call it, a library call such as {@code Arrays.sort}) shares
  * nothing meanwhile. The parallel operations ({@code internal/par}) split adaptively with few, coarse joins and long
- * leaves, which is exactly that case, so they keep eager joins (see {@code internal/par/package-info}).
+ * leaves (user functions, or {@code Arrays.sort} in the sorts), so they keep eager joins, stealable at once (see
+ * {@code internal/par/package-info}); at a few dozen joins per operation the eager join's cost does not show.
  */
 package io.spindle.internal.lazy;
