@@ -67,7 +67,7 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
                              oversubscribes a small machine on purpose; none: only at --threads)
               --join-threads M,..|none
                              the join workloads (join-depth-20, fib-naive, fib-cutoff, tree-sum, tree-sum-1k,
-                             their -long and -fn forms, coarse-pair, quicksort, mergesort, matmul) get rows at
+                             their -long and -fn forms, coarse-*, quicksort, mergesort, matmul) get rows at
                              these pool sizes too, measured in the same interleaved runs as their --threads rows
                              (default 1: a join nobody can steal, beside the sequential version; none: only at
                              --threads)
@@ -93,9 +93,10 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
               --jvm-per-pool measure each pool in a JVM of its own (fresh JIT and heap), so that pools cannot
                              shape each other's compiled code; the report merges their results
               --coarse-pair-steps S
-                             coarse-pair's work per half, in loop steps, instead of calibrating 20 ms on this
-                             machine (the runner calibrates once and hands the count to the JVMs it starts, so
-                             that every JVM of --jvm-per-pool and --order-check does the same work)
+                             the work per half of coarse-pair and the coarse-nested rows, in loop steps, instead
+                             of calibrating 20 ms on this machine (the runner calibrates once and hands the count
+                             to the JVMs it starts, so that every JVM of --jvm-per-pool and --order-check does the
+                             same work)
               --help         this text
             Output: progress on stderr; the table on stdout; results.json, report.md, report.html in DIR.
             """;

@@ -44,7 +44,7 @@ public final class Runner {
             o = Options.parse(args);
             workloads = select(Workloads.all(o.sizes(), o.coarsePairSteps()), o.only());
             if (o.coarsePairSteps() == 0
-                    && workloads.stream().anyMatch(w -> w.name().equals(Workloads.COARSE_PAIR))) {
+                    && workloads.stream().anyMatch(w -> Workloads.usesCoarsePairSteps(w.name()))) {
                 // once, here, and handed on as an option: every pool, and every JVM that --jvm-per-pool and
                 // --order-check start with these args, then does the same work
                 coarsePairCalibrated = Workloads.calibrateCoarsePair();
@@ -65,7 +65,7 @@ public final class Runner {
         Progress progress = new Progress(workloads.size());
         commonPoolWarning.ifPresent(w -> progress.note("spindle-bench: warning: " + w));
         if (coarsePairCalibrated > 0) {
-            progress.note(String.format("spindle-bench: coarse-pair: a 20 ms half is %,d loop steps on this machine "
+            progress.note(String.format("spindle-bench: coarse-*: a 20 ms half is %,d loop steps on this machine "
                     + "(calibrated; --coarse-pair-steps %d repeats it)", coarsePairCalibrated, coarsePairCalibrated));
         }
         List<String> notes = new ArrayList<>();

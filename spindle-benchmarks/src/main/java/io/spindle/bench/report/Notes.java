@@ -57,7 +57,7 @@ final class Notes {
                         + "keeps asleep, and 8 workers on a smaller machine are oversubscribed on purpose. "
                         + "Spindle÷FJP always divides medians at the same `thr`.",
                 "The join workloads (`join-depth-20`, `fib-naive`, `fib-cutoff`, `tree-sum`, `tree-sum-1k`, "
-                        + "`coarse-pair`, `quicksort`, `mergesort`, `matmul`) are measured at `--threads` and again "
+                        + "the `coarse-*` rows, `quicksort`, `mergesort`, `matmul`) are measured at `--threads` and again "
                         + "at each `--join-threads` pool size (1 by default: joins nobody can steal), on pools of "
                         + "their own in the same interleaved rounds, and get a row per size. The sequential row, "
                         + "which has no pool to size, is shown on each of them.",
@@ -74,7 +74,11 @@ final class Notes {
                         + "`join(ToLongFunction, T, T, LongBinaryOperator)` and a static method (no closure either). "
                         + "FJP's and the sequential code are unchanged.",
                 "`coarse-pair` is one join of two halves of a xorshift loop, calibrated once per run to about 20 "
-                        + "ms each (the count is handed to every JVM the runner starts); sequential runs both.",
+                        + "ms each (the count is handed to every JVM the runner starts); sequential runs both. "
+                        + "`coarse-nested` makes that pair the first half of a root join whose second half is "
+                        + "trivial, with the pair's halves calling `Spindle.heartbeat()` every 4,096 loop steps; "
+                        + "`coarse-nested-silent` is the same without the calls (on a lazy pool the pair's second half "
+                        + "then stays with its worker: about 40 ms at 2 workers). FJP forks every half at once.",
                 "`bytes_per_join` = the heap bytes allocated during a run "
                         + "(`com.sun.management.ThreadMXBean.getThreadAllocatedBytes`) by the pool's worker threads, "
                         + "recorded as for the CPU time below, and by the calling thread, ÷ the joins the run makes "

@@ -5,6 +5,9 @@ package io.spindle.bench.workload;
  * longer when its thread must share a core, which is the point where a pool's idle workers compete with the program.
  */
 final class Burn {
+    /** The generator's state before the first step. */
+    static final long SEED = 0x9E3779B97F4A7C15L;
+
     private static volatile long sink; // keeps the JIT from dropping the loop
 
     private Burn() {}
@@ -19,7 +22,14 @@ final class Burn {
      *         {@link #run}, with a result to check (each step depends on the last, so the JIT can shorten nothing)
      */
     static long steps(long iterations) {
-        long x = 0x9E3779B97F4A7C15L;
+        return stepsFrom(SEED, iterations);
+    }
+
+    /**
+     * @return the state after {@code iterations} more steps from state {@code x}: {@code stepsFrom(stepsFrom(SEED, m),
+     *         n) == steps(m + n)}, so the work can be cut into pieces with something between them
+     */
+    static long stepsFrom(long x, long iterations) {
         for (long i = 0; i < iterations; i++) {
             x ^= x << 13;
             x ^= x >>> 7;

@@ -14,11 +14,37 @@ import java.util.concurrent.TimeUnit;
  * about 20 ms, as FJP does, and never 40. The halves are a fixed number of {@link Burn#steps} calibrated once to 20 ms
  * (not a sleep or a spin on the clock: work that takes longer when its thread has to share a core), and return their
  * state, which each run checks. The sequential version runs both halves, about 40 ms.
+ *
+ * <p>coarse-nested and coarse-nested-silent put that pair one join deeper, as the first half of a root join whose
+ * second half is trivial: the root join shares the trivial half at once, and the worker that runs it is idle from
+ * then on, while the pair's own join, checked right after the root's beat, stays latent. The pair's halves are the
+ * same loop cut into pieces of {@link #PIECE_STEPS} steps; coarse-nested calls {@code Spindle.heartbeat()} between
+ * pieces, so the latent half is promoted within about an interval (lazy joins' LZ10), and coarse-nested-silent does
+ * not, so it stays on its worker for the whole first half (about 40 ms at 2 workers). FJP's tasks fork every half at
+ * once; the FJP and sequential versions of the two nested rows are the same code.
  */
 final class CoarsePair extends ComputeWorkload {
     /** The intended length of one half. */
     static final long HALF_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    /** A piece of a nested half between two heartbeat calls: a few µs of work. */
+    static final long PIECE_STEPS = 4_096;
+    /** What the nested rows' trivial half returns (a value the check can tell apart from a lost half). */
+    private static final long TRIVIAL = 1L;
 
+    /** The three rows: which shape of join, and whether the halves beat. */
+    enum Shape {
+        PAIR("coarse-pair"),
+        NESTED("coarse-nested"),
+        NESTED_SILENT("coarse-nested-silent");
+
+        final String workload;
+
+        Shape(String workload) {
+            this.workload = workload;
+        }
+    }
+
+    private final Shape shape;
     private final boolean given;
     private long steps;
     private long half; // Burn.steps(steps): what each half returns
@@ -29,8 +55,13 @@ final class CoarsePair extends ComputeWorkload {
      *              that every pool does the same work)
      */
     CoarsePair(long steps) {
-        super("coarse-pair");
+        this(Shape.PAIR, steps);
+    }
+
+    CoarsePair(Shape shape, long steps) {
+        super(shape.workload);
         if (steps < 0) throw new IllegalArgumentException("steps must be >= 0, got " + steps);
+        this.shape = shape;
         this.given = steps > 0;
         this.steps = steps;
     }
@@ -44,8 +75,17 @@ final class CoarsePair extends ComputeWorkload {
     public String description() {
         String work = given ? String.format("%,d xorshift steps each, about 20 ms on this machine", steps)
                 : "a xorshift loop calibrated to about 20 ms each";
-        return "one join of two sequential halves (" + work + "), no joins inside; time_ms is per join, the "
-                + "sequential version runs both halves";
+        switch (shape) {
+            case PAIR:
+                return "one join of two sequential halves (" + work + "), no joins inside; time_ms is per join, the "
+                        + "sequential version runs both halves";
+            case NESTED:
+                return "coarse-pair's join as the first half of a root join with a trivial second half; the pair's "
+                        + "halves (" + work + ") call Spindle.heartbeat() every " + PIECE_STEPS + " steps";
+            default:
+                return "coarse-nested without the heartbeat calls: the pair's second half is shared only if a join "
+                        + "does it";
+        }
     }
 
     @Override
@@ -62,25 +102,86 @@ final class CoarsePair extends ComputeWorkload {
     @Override
     long onSpindle(ThreadPool pool) {
         long n = steps;
-        return pool.install(() -> {
-            Pair<Long, Long> r = Spindle.join(() -> Burn.steps(n), () -> Burn.steps(n));
-            return r.first() + r.second();
-        });
+        switch (shape) {
+            case PAIR:
+                return pool.install(() -> {
+                    Pair<Long, Long> r = Spindle.join(() -> Burn.steps(n), () -> Burn.steps(n));
+                    return r.first() + r.second();
+                });
+            case NESTED:
+                return pool.install(() -> Spindle.join(
+                        () -> Spindle.join(() -> beatingHalf(n), () -> beatingHalf(n), Long::sum),
+                        () -> TRIVIAL, Long::sum));
+            default:
+                return pool.install(() -> Spindle.join(
+                        () -> Spindle.join(() -> silentHalf(n), () -> silentHalf(n), Long::sum),
+                        () -> TRIVIAL, Long::sum));
+        }
+    }
+
+    /** {@code Burn.steps(n)} in pieces, with a heartbeat check between them (LZ10). */
+    static long beatingHalf(long n) {
+        long x = Burn.SEED;
+        for (long done = 0; done < n; done += PIECE_STEPS) {
+            x = Burn.stepsFrom(x, Math.min(PIECE_STEPS, n - done));
+            Spindle.heartbeat();
+        }
+        return x;
+    }
+
+    /** {@code Burn.steps(n)} in the same pieces as {@link #beatingHalf}, without the heartbeat checks. */
+    static long silentHalf(long n) {
+        long x = Burn.SEED;
+        for (long done = 0; done < n; done += PIECE_STEPS) {
+            x = Burn.stepsFrom(x, Math.min(PIECE_STEPS, n - done));
+        }
+        return x;
     }
 
     @Override
     long onFjp(ForkJoinPool pool) {
-        return pool.invoke(new Both(steps));
+        return shape == Shape.PAIR ? pool.invoke(new Both(steps)) : pool.invoke(new Nested(steps));
     }
 
     @Override
     long onSequential() {
-        return Burn.steps(steps) + Burn.steps(steps);
+        long pair = Burn.steps(steps) + Burn.steps(steps);
+        return shape == Shape.PAIR ? pair : pair + TRIVIAL;
     }
 
     @Override
     void verify(long result) {
-        expect("two halves of " + steps + " steps", result, half + half);
+        if (shape == Shape.PAIR) {
+            expect("two halves of " + steps + " steps", result, half + half);
+        } else {
+            expect("two halves of " + steps + " steps and the trivial half", result, half + half + TRIVIAL);
+        }
+    }
+
+    /** The nested shape on FJP: forks the trivial half, then runs coarse-pair's join itself. */
+    @SuppressWarnings("serial")
+    static final class Nested extends RecursiveTask<Long> {
+        private final long n;
+
+        Nested(long n) {
+            this.n = n;
+        }
+
+        @Override
+        protected Long compute() {
+            Trivial second = new Trivial();
+            second.fork();
+            long first = new Both(n).compute();
+            return first + second.join();
+        }
+    }
+
+    @SuppressWarnings("serial")
+    static final class Trivial extends RecursiveTask<Long> {
+        @Override
+        protected Long compute() {
+            return TRIVIAL;
+        }
     }
 
     /** Forks the second half and runs the first itself: the shape of Spindle.join. */

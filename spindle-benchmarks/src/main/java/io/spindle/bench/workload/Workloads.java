@@ -8,8 +8,13 @@ import java.util.List;
 public final class Workloads {
     private Workloads() {}
 
-    /** coarse-pair's name: the one workload whose work the runner calibrates once, for all the JVMs it starts. */
-    public static final String COARSE_PAIR = "coarse-pair";
+    /**
+     * @return whether the workload named {@code name} runs coarse-pair's calibrated halves (coarse-pair and the two
+     *         coarse-nested rows): the runner calibrates them once, for all the JVMs it starts
+     */
+    public static boolean usesCoarsePairSteps(String name) {
+        return name.startsWith("coarse-");
+    }
 
     /**
      * @return coarse-pair's work per half, in loop steps, that takes about 20 ms on this machine: for
@@ -44,6 +49,8 @@ public final class Workloads {
                 new MergeSort(s.sortLength()),
                 new MatMul(s.matmulN()),
                 new CoarsePair(coarsePairSteps),
+                new CoarsePair(CoarsePair.Shape.NESTED, coarsePairSteps),
+                new CoarsePair(CoarsePair.Shape.NESTED_SILENT, coarsePairSteps),
                 new Noop(1, s.noopMillis()),
                 new Noop(10, s.noopMillis()),
                 new Sparse(s.sparseMillis(), s.wakeMillis()),

@@ -28,7 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class JoinWorkloadsTest {
     private static final List<String> JOIN_WORKLOADS = List.of("join-depth-20", "fib-naive", "fib-naive-fn",
             "fib-cutoff", "tree-sum", "tree-sum-long", "tree-sum-fn", "tree-sum-1k", "tree-sum-1k-long",
-            "tree-sum-1k-fn", "quicksort", "mergesort", "matmul", "coarse-pair");
+            "tree-sum-1k-fn", "quicksort", "mergesort", "matmul", "coarse-pair",
+            "coarse-nested", "coarse-nested-silent");
 
     private static final PoolKind[] KINDS = {PoolKind.SPINDLE_JEC, PoolKind.SPINDLE_JEC_EAGER, PoolKind.FJP,
             PoolKind.SEQUENTIAL};
@@ -156,6 +157,19 @@ class JoinWorkloadsTest {
         assertEquals(10_000, w.steps());
         assertTrue(CoarsePair.calibrate() > 0);
         assertThrows(IllegalArgumentException.class, () -> new CoarsePair(-1));
+    }
+
+    @Test
+    void coarseNestedRowsAreRightEverywhere() {
+        for (CoarsePair.Shape shape : List.of(CoarsePair.Shape.NESTED, CoarsePair.Shape.NESTED_SILENT)) {
+            CoarsePair w = new CoarsePair(shape, 10_000 + 3); // not a whole number of pieces: the last one is short
+            List<Value> seq = runEverywhere(w);
+            assertEquals(List.of(Metric.TIME_MS), seq.stream().map(Value::metric).toList());
+            assertEquals(shape.workload, w.name());
+        }
+        assertEquals(Burn.steps(10_003), CoarsePair.beatingHalf(10_003));
+        assertEquals(Burn.steps(10_003), CoarsePair.silentHalf(10_003));
+        assertEquals(Burn.steps(5), Burn.stepsFrom(Burn.stepsFrom(Burn.SEED, 2), 3));
     }
 
     @Test
