@@ -57,8 +57,8 @@ final class Notes {
                         + "keeps asleep, and 8 workers on a smaller machine are oversubscribed on purpose. "
                         + "Spindle÷FJP always divides medians at the same `thr`.",
                 "The join workloads (`join-depth-20`, `fib-naive`, `fib-cutoff`, `tree-sum`, `tree-sum-1k`, "
-                        + "the `coarse-*` rows, `quicksort`, `mergesort`, `matmul`) are measured at `--threads` and again "
-                        + "at each `--join-threads` pool size (1 by default: joins nobody can steal), on pools of "
+                        + "the `coarse-*` rows, `quicksort`, `mergesort`, `matmul`) are measured at `--threads` and "
+                        + "again at each `--join-threads` pool size (1 by default: joins nobody can steal), on pools of "
                         + "their own in the same interleaved rounds, and get a row per size. The sequential row, "
                         + "which has no pool to size, is shown on each of them.",
                 "`spindle-*` pools use the library's default join strategy (lazy, SPEC §7) and the heartbeat of "
