@@ -366,11 +366,7 @@ class LazyJoinTest {
                 deepJoins(100, big); // deeper than the initial frame stack: it grows
                 return r;
             });
-            for (int i = 0; i < 50 && ref.get() != null; i++) {
-                System.gc();
-                Thread.sleep(20);
-            }
-            assertNull(ref.get(), "a closure of a finished join is still reachable");
+            assertCollected(ref, "a closure of a finished join is still reachable");
         }
     }
 
@@ -385,12 +381,17 @@ class LazyJoinTest {
                 deepFunctionJoins(new Deep(100, big)); // deeper than the initial frame stack: it grows
                 return r;
             });
-            for (int i = 0; i < 50 && ref.get() != null; i++) {
-                System.gc();
-                Thread.sleep(20);
-            }
-            assertNull(ref.get(), "an argument of a finished function join is still reachable");
+            assertCollected(ref, "an argument of a finished function join is still reachable");
         }
+    }
+
+    /** Asks for collections (up to 50, a second in all) until {@code ref} is cleared, then asserts it is. */
+    private static void assertCollected(WeakReference<?> ref, String message) throws InterruptedException {
+        for (int i = 0; i < 50 && ref.get() != null; i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertNull(ref.get(), message);
     }
 
     record Deep(int depth, Object payload) {}

@@ -30,6 +30,19 @@ class LeafHeartbeatTest {
      */
     private static final Duration SLOW_BEAT = Duration.ofSeconds(1);
 
+    private static ThreadPool slowBeatPool(SleepStrategy s) {
+        return ThreadPool.builder().threads(2).sleepStrategy(s).joinStrategy(JoinStrategy.LAZY)
+                .heartbeatInterval(SLOW_BEAT).build();
+    }
+
+    /** Runs {@code round} until {@code event} happened, or at most {@link #LOOP_LIMIT_NANOS}. */
+    private static void loopUntil(CountDownLatch event, Runnable round) {
+        long deadline = System.nanoTime() + LOOP_LIMIT_NANOS;
+        while (event.getCount() > 0 && System.nanoTime() < deadline) {
+            round.run();
+        }
+    }
+
     /**
      * The root join shares its tiny {@code b} at once (LZ8), and that worker then goes idle. The inner join's frame
      * stays latent: the join's own check came right after the root's beat, well inside the {@link #SLOW_BEAT} interval.
@@ -39,18 +52,14 @@ class LeafHeartbeatTest {
     @ParameterizedTest
     @EnumSource(SleepStrategy.class)
     void aLoopThatBeatsSharesTheLatentHalfBelowIt(SleepStrategy s) throws Exception {
-        try (ThreadPool pool = ThreadPool.builder().threads(2).sleepStrategy(s).joinStrategy(JoinStrategy.LAZY)
-                .heartbeatInterval(SLOW_BEAT).build()) {
+        try (ThreadPool pool = slowBeatPool(s)) {
             CountDownLatch innerBStarted = new CountDownLatch(1);
             AtomicReference<Thread> innerBThread = new AtomicReference<>();
             AtomicReference<Thread> loopThread = new AtomicReference<>();
             Watchdog.call(DEADLINE, () -> "leaf heartbeat on " + s + "\n" + pool, () -> pool.install(() -> {
                 Spindle.join(() -> Spindle.join(() -> {
                     loopThread.set(Thread.currentThread());
-                    long deadline = System.nanoTime() + LOOP_LIMIT_NANOS;
-                    while (innerBStarted.getCount() > 0 && System.nanoTime() < deadline) {
-                        Spindle.heartbeat(); // the only way the inner b can leave this worker
-                    }
+                    loopUntil(innerBStarted, Spindle::heartbeat); // the only way the inner b can leave this worker
                 }, () -> {
                     innerBThread.set(Thread.currentThread());
                     innerBStarted.countDown();
@@ -70,18 +79,14 @@ class LeafHeartbeatTest {
     @ParameterizedTest
     @EnumSource(SleepStrategy.class)
     void aHeartbeatWithNothingLatentLeavesTheRootJoinsCheck(SleepStrategy s) throws Exception {
-        try (ThreadPool pool = ThreadPool.builder().threads(2).sleepStrategy(s).joinStrategy(JoinStrategy.LAZY)
-                .heartbeatInterval(SLOW_BEAT).build()) {
+        try (ThreadPool pool = slowBeatPool(s)) {
             CountDownLatch bStarted = new CountDownLatch(1);
             AtomicBoolean startedWhileARan = new AtomicBoolean();
             String what = "heartbeat before the root join on " + s;
             Watchdog.call(DEADLINE, () -> what + "\n" + pool, () -> pool.install(() -> {
                 Spindle.heartbeat();
                 Spindle.join(() -> {
-                    long deadline = System.nanoTime() + LOOP_LIMIT_NANOS;
-                    while (bStarted.getCount() > 0 && System.nanoTime() < deadline) {
-                        Thread.onSpinWait(); // no join, no heartbeat: only the root check can have shared b
-                    }
+                    loopUntil(bStarted, Thread::onSpinWait); // no join, no heartbeat: only the root check shares b
                     startedWhileARan.set(bStarted.getCount() == 0); // else b runs inline, after this loop
                 }, bStarted::countDown);
                 return null;
