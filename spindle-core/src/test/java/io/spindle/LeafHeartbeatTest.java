@@ -109,7 +109,7 @@ class LeafHeartbeatTest {
         try (ThreadPool lazy = ThreadPool.builder().threads(2).joinStrategy(JoinStrategy.LAZY).build()) {
             lazy.install(() -> {
                 for (int i = 0; i < 10_000; i++) {
-                    Spindle.heartbeat(); // nothing latent: no clock read, no promotion
+                    Spindle.heartbeat(); // nothing latent: no promotion
                 }
                 return null;
             });

@@ -140,8 +140,8 @@ public final class LazyWorker {
 
     /**
      * LZ10: a check for a beat from code that runs long without joining ({@code Spindle.heartbeat()} in a leaf loop),
-     * so that the latent frames below it can be promoted while it runs. It counts down with the joins, so a loop that
-     * calls it every few nanoseconds still reads the clock only about four times per interval (LZ3). With no latent
+     * so that the latent frames below it can be promoted while it runs. It counts down with the joins (LZ3): a loop
+     * that calls it every few nanoseconds reads the clock once per {@link Heartbeat#MAX_PERIOD} calls. With no latent
      * frame there is nothing to promote, and the call changes nothing: in particular it leaves a job's pending first
      * check (LZ8) to the job's first join.
      */

@@ -86,7 +86,8 @@
  *       so a leaf loop that calls it shares the latent frames below it within about an interval, under LZ5's rules.
  *       It pushes no frame and touches nothing while no frame is latent ({@code lo == depth}): then there is nothing
  *       to promote, and a job's pending first check (LZ8) stays pending for its first join. Like a join's push it
- *       swallows a stack overflow of its call into the check, so it never throws.</dd>
+ *       swallows a stack overflow of its call into the check, so once the check starts it throws nothing (nothing
+ *       has changed at that point either, so a throw there would be harmless, unlike in a push: LZ9).</dd>
  * </dl>
  *
  * <h2>Failures</h2>
