@@ -228,6 +228,9 @@ public final class LazyWorker {
             lastBeatNanos = now;
             if (lo < depth) {
                 promote(jobStart, coarse);
+                // LZ3: the next period measures the joins, not this promotion, whose wake-up (a futex or pipe call)
+                // can take tens of µs and would make the next check look coarse (LZ5) and promote every frame.
+                lastClockNanos = System.nanoTime();
             }
         } catch (Throwable promotionFailed) {
             // LZ5: each promotion step completes or leaves the frame latent; a failure (out of memory making the job,

@@ -33,8 +33,10 @@
  *   <dt>LZ3 - the heartbeat costs nothing when idle.</dt>
  *   <dd>No thread ticks. A join decrements a countdown; when it runs out the owner reads {@code System.nanoTime()}
  *       and adapts the countdown's period so that it reads the clock about four times per interval (a few ns per join
- *       gives a long period, coarse joins give period 1). A beat is a check at least one interval after the last
- *       beat. An idle pool runs no join, so it reads no clock and burns no CPU.</dd>
+ *       gives a long period, coarse joins give period 1). The time a promotion itself takes is left out of that
+ *       measure (the clock is read again after it): a wake-up's system call is not join work. A beat is a check at
+ *       least one interval after the last beat. An idle pool runs no join, so it reads no clock and burns no
+ *       CPU.</dd>
  *   <dt>LZ4 - promoted halves go beside the deque, not into it.</dt>
  *   <dd>Each worker has {@link io.spindle.internal.lazy.PromotionSlots#SLOTS} steal-only slots. The owner's
  *       Chase-Lev deque stays LIFO for its own spawns; a promoted half is the worker's oldest waiting work, which is
