@@ -87,9 +87,12 @@
  *   <dd>{@code Spindle.heartbeat()} runs the join's countdown (LZ3) and, when it runs out, the same out-of-line check,
  *       so a leaf loop that calls it shares the latent frames below it within about an interval, under LZ5's rules.
  *       It pushes no frame and touches nothing while no frame is latent ({@code lo == depth}): then there is nothing
- *       to promote, and a job's pending first check (LZ8) stays pending for its first join. Like a join's push it
- *       swallows a stack overflow of its call into the check, so once the check starts it throws nothing (nothing
- *       has changed at that point either, so a throw there would be harmless, unlike in a push: LZ9).</dd>
+ *       to promote, and a job's pending first check (LZ8) stays pending for its first join. (A job started while
+ *       an outer join below it still has latent frames, in a scope's or a future's wait that runs other work, may
+ *       have its first check taken by such a call: it promotes the same oldest frames the job's first join would.)
+ *       Like a join's push it swallows a stack overflow of its call into the check, so once the check starts it
+ *       throws nothing (nothing has changed at that point either, so a throw there would be harmless, unlike in a
+ *       push: LZ9).</dd>
  * </dl>
  *
  * <h2>Failures</h2>
