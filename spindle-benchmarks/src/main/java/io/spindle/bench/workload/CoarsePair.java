@@ -102,38 +102,29 @@ final class CoarsePair extends ComputeWorkload {
     @Override
     long onSpindle(ThreadPool pool) {
         long n = steps;
-        switch (shape) {
-            case PAIR:
-                return pool.install(() -> {
-                    Pair<Long, Long> r = Spindle.join(() -> Burn.steps(n), () -> Burn.steps(n));
-                    return r.first() + r.second();
-                });
-            case NESTED:
-                return pool.install(() -> Spindle.join(
-                        () -> Spindle.join(() -> beatingHalf(n), () -> beatingHalf(n), Long::sum),
-                        () -> TRIVIAL, Long::sum));
-            default:
-                return pool.install(() -> Spindle.join(
-                        () -> Spindle.join(() -> silentHalf(n), () -> silentHalf(n), Long::sum),
-                        () -> TRIVIAL, Long::sum));
+        if (shape == Shape.PAIR) {
+            return pool.install(() -> {
+                Pair<Long, Long> r = Spindle.join(() -> Burn.steps(n), () -> Burn.steps(n));
+                return r.first() + r.second();
+            });
         }
+        boolean beats = shape == Shape.NESTED;
+        return pool.install(() -> Spindle.join(
+                () -> Spindle.join(() -> halfInPieces(n, beats), () -> halfInPieces(n, beats), Long::sum),
+                () -> TRIVIAL, Long::sum));
     }
 
-    /** {@code Burn.steps(n)} in pieces, with a heartbeat check between them (LZ10). */
-    static long beatingHalf(long n) {
+    /**
+     * {@code Burn.steps(n)} in pieces of {@link #PIECE_STEPS}, with a heartbeat check between them (LZ10) if
+     * {@code beats}: coarse-nested's halves, and coarse-nested-silent's without the checks.
+     */
+    static long halfInPieces(long n, boolean beats) {
         long x = Burn.SEED;
         for (long done = 0; done < n; done += PIECE_STEPS) {
             x = Burn.stepsFrom(x, Math.min(PIECE_STEPS, n - done));
-            Spindle.heartbeat();
-        }
-        return x;
-    }
-
-    /** {@code Burn.steps(n)} in the same pieces as {@link #beatingHalf}, without the heartbeat checks. */
-    static long silentHalf(long n) {
-        long x = Burn.SEED;
-        for (long done = 0; done < n; done += PIECE_STEPS) {
-            x = Burn.stepsFrom(x, Math.min(PIECE_STEPS, n - done));
+            if (beats) {
+                Spindle.heartbeat();
+            }
         }
         return x;
     }

@@ -167,8 +167,8 @@ class JoinWorkloadsTest {
             assertEquals(List.of(Metric.TIME_MS), seq.stream().map(Value::metric).toList());
             assertEquals(shape.workload, w.name());
         }
-        assertEquals(Burn.steps(10_003), CoarsePair.beatingHalf(10_003));
-        assertEquals(Burn.steps(10_003), CoarsePair.silentHalf(10_003));
+        assertEquals(Burn.steps(10_003), CoarsePair.halfInPieces(10_003, true));
+        assertEquals(Burn.steps(10_003), CoarsePair.halfInPieces(10_003, false));
         assertEquals(Burn.steps(5), Burn.stepsFrom(Burn.stepsFrom(Burn.SEED, 2), 3));
     }
 
