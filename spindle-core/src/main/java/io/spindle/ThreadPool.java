@@ -314,6 +314,16 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
     }
 
     /**
+     * This pool's asynchronous IO (SPEC §6): non-blocking channels served by the workers' own pollers, futures that
+     * complete on the pool. The same instance every call.
+     *
+     * @return this pool's IO
+     */
+    public PoolIO io() {
+        return registry.io();
+    }
+
+    /**
      * Returns the pool's counters summed over its workers; see {@link PoolStats} for how exact they are.
      *
      * @return a snapshot of the pool's counters

@@ -753,6 +753,11 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
 
     // --- statistics -------------------------------------------------------------------------------------------------
 
+    /** This pool's IO (SPEC §6). */
+    public io.spindle.PoolIO io() {
+        throw new UnsupportedOperationException("IO engine in progress");
+    }
+
     public PoolStats stats() {
         long executed = 0;
         long steals = 0;

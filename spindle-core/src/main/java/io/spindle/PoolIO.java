@@ -1,0 +1,81 @@
+package io.spindle;
+
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.channels.WritableByteChannel;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Asynchronous, non-blocking IO on a pool's workers (SPEC §6): EMPER's IO subsystem. Each worker owns a poller (a
+ * {@link java.nio.channels.Selector}); an idle worker that has IO pending blocks in <em>one</em> wait that returns on
+ * its own IO or on new work, so an IO completion costs one kernel wake-up, on the worker that runs what follows.
+ *
+ * <p><b>Where things run.</b> Every future completes on a worker of the pool, so dependent stages without an executor
+ * ({@code thenApply}, {@code thenCompose}, ...) run there too, and {@code Spindle.*} free functions inside them mean
+ * this pool; the {@code *Async} stages without an executor run on this pool as well. An operation started on a worker
+ * is served by that worker's poller when the channel is new to the pool; a channel stays with the poller that first
+ * served it while it has operations pending (its registration is kept, not re-made per operation). An operation
+ * started off the pool goes to some worker.
+ *
+ * <p><b>Arguments</b> are checked at the call, which throws: {@code NullPointerException} naming the argument;
+ * {@link java.nio.channels.IllegalBlockingModeException} for a channel in blocking mode; {@code
+ * IllegalArgumentException} for {@code ops} the channel does not support; {@link
+ * java.nio.channels.ReadPendingException} / {@link java.nio.channels.WritePendingException} when the channel already
+ * has a read / write pending (at most one of each, as {@code AsynchronousSocketChannel}); {@code
+ * RejectedExecutionException} after {@code shutdown}.
+ *
+ * <p><b>Failures</b> complete the future exceptionally and never reach the pool's uncaught-exception handler: the
+ * channel's {@code IOException}; a {@link java.nio.channels.ClosedChannelException} (or subclass) when the channel is
+ * closed while the operation is pending, at once through {@link #close}, and within {@link #DIRECT_CLOSE_NOTICE_MILLIS}
+ * when the channel is closed directly (a direct {@code close()} does not wake a selector: the poller that holds the
+ * operation notices it at its next sweep). {@code future.cancel(...)} withdraws the operation.
+ *
+ * <p><b>Shutdown.</b> {@code shutdown()} completes every pending operation exceptionally with {@link
+ * java.nio.channels.ShutdownChannelGroupException} and deregisters its channel (the channel stays open: it belongs to
+ * the caller).
+ *
+ * <p><b>Busy owners.</b> A worker that runs a long task cannot poll. A busy worker polls without blocking every
+ * {@code 64} jobs it runs; and while a worker with IO pending runs a job for longer than about a millisecond, the pool's
+ * IO watchdog polls that worker's selector for it and hands what is ready to the other workers, so ready IO waits a few
+ * milliseconds at most behind a long task. The watchdog runs only while some worker is busy with IO pending; an idle
+ * pool, with or without idle connections, uses no CPU.
+ */
+public interface PoolIO {
+    /**
+     * How long after a channel is closed directly (not through {@link #close}) its pending operations fail at the
+     * latest, in milliseconds: the pollers sweep their pending operations for closed channels this often.
+     */
+    long DIRECT_CLOSE_NOTICE_MILLIS = 1_000;
+
+    /**
+     * Completes once the channel is ready for any of {@code ops} ({@link java.nio.channels.SelectionKey}'s {@code OP_*}
+     * bits). Several {@code ready} calls may wait on one channel at once.
+     */
+    CompletableFuture<Void> ready(SelectableChannel channel, int ops);
+
+    /** Completes with the next accepted connection, which is already in non-blocking mode. */
+    CompletableFuture<SocketChannel> accept(ServerSocketChannel server);
+
+    /** Starts connecting {@code channel} to {@code remote}; completes once connected. */
+    CompletableFuture<Void> connect(SocketChannel channel, SocketAddress remote);
+
+    /**
+     * Reads at least one byte into {@code dst}, or completes with -1 at the end of the stream; with nothing remaining
+     * in {@code dst} it completes with 0 at once. The buffer is the operation's until the future completes.
+     */
+    <C extends SelectableChannel & ReadableByteChannel> CompletableFuture<Integer> read(C channel, ByteBuffer dst);
+
+    /** Writes all of {@code src}'s remaining bytes (in as many steps as the channel needs); completes with the count. */
+    <C extends SelectableChannel & WritableByteChannel> CompletableFuture<Integer> write(C channel, ByteBuffer src);
+
+    /**
+     * Closes {@code channel}; its pending operations fail at once with {@link
+     * java.nio.channels.AsynchronousCloseException}. Closing a closed channel does nothing.
+     */
+    void close(SelectableChannel channel) throws IOException;
+}
