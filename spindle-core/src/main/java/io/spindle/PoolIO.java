@@ -53,29 +53,60 @@ public interface PoolIO {
     long DIRECT_CLOSE_NOTICE_MILLIS = 1_000;
 
     /**
-     * Completes once the channel is ready for any of {@code ops} ({@link java.nio.channels.SelectionKey}'s {@code OP_*}
-     * bits). Several {@code ready} calls may wait on one channel at once.
+     * Waits for readiness without doing any IO. Several {@code ready} calls may wait on one channel at once.
+     *
+     * @param channel a channel in non-blocking mode
+     * @param ops     {@link java.nio.channels.SelectionKey}'s {@code OP_*} bits, non-zero and all supported by the
+     *                channel ({@link SelectableChannel#validOps()})
+     * @return a future that completes once the channel is ready for any of {@code ops}
      */
     CompletableFuture<Void> ready(SelectableChannel channel, int ops);
 
-    /** Completes with the next accepted connection, which is already in non-blocking mode. */
+    /**
+     * Accepts the next connection.
+     *
+     * @param server a server channel in non-blocking mode
+     * @return a future of the accepted connection, which is already in non-blocking mode
+     */
     CompletableFuture<SocketChannel> accept(ServerSocketChannel server);
 
-    /** Starts connecting {@code channel} to {@code remote}; completes once connected. */
+    /**
+     * Connects {@code channel} to {@code remote}.
+     *
+     * @param channel a channel in non-blocking mode, neither connected nor connecting
+     * @param remote  the address to connect to
+     * @return a future that completes once connected
+     */
     CompletableFuture<Void> connect(SocketChannel channel, SocketAddress remote);
 
     /**
-     * Reads at least one byte into {@code dst}, or completes with -1 at the end of the stream; with nothing remaining
-     * in {@code dst} it completes with 0 at once. The buffer is the operation's until the future completes.
+     * Reads at least one byte into {@code dst}. The buffer is the operation's until the future completes.
+     *
+     * @param channel a channel in non-blocking mode, with no read pending
+     * @param dst     where the bytes go
+     * @param <C>     a selectable, readable channel (a socket, a pipe's source)
+     * @return a future of the bytes read (at least 1), -1 at the end of the stream, or 0 at once if {@code dst} has
+     *         nothing remaining
      */
     <C extends SelectableChannel & ReadableByteChannel> CompletableFuture<Integer> read(C channel, ByteBuffer dst);
 
-    /** Writes all of {@code src}'s remaining bytes (in as many steps as the channel needs); completes with the count. */
+    /**
+     * Writes all of {@code src}'s remaining bytes, in as many steps as the channel needs. The buffer is the
+     * operation's until the future completes.
+     *
+     * @param channel a channel in non-blocking mode, with no write pending
+     * @param src     the bytes to write
+     * @param <C>     a selectable, writable channel (a socket, a pipe's sink)
+     * @return a future of the bytes written (all of them)
+     */
     <C extends SelectableChannel & WritableByteChannel> CompletableFuture<Integer> write(C channel, ByteBuffer src);
 
     /**
      * Closes {@code channel}; its pending operations fail at once with {@link
      * java.nio.channels.AsynchronousCloseException}. Closing a closed channel does nothing.
+     *
+     * @param channel the channel to close
+     * @throws IOException if closing the channel fails (its pending operations fail all the same)
      */
     void close(SelectableChannel channel) throws IOException;
 }
