@@ -23,5 +23,10 @@ public enum WakeReason {
     /** HINT_PIPE: the worker read a hint naming the deque of the worker that pushed the job (that is the waker). */
     HINT_PIPE_DEQUE,
     /** HINT_PIPE: the worker read a hint naming the injector (an injection, or the pool terminating). */
-    HINT_PIPE_INJECTOR
+    HINT_PIPE_INJECTOR,
+    /**
+     * The worker's own IO became ready (SPEC §6): its selector returned with no waker, and the worker ended its sleep
+     * itself. The waker is the kernel: no thread is reported.
+     */
+    IO_READY
 }

@@ -21,7 +21,7 @@ import java.util.concurrent.Executor;
  *       {@code get(timeout, unit)} blocks as usual: the wait loop has no deadline.</li>
  * </ul>
  */
-public final class PoolCompletableFuture<T> extends CompletableFuture<T> {
+public class PoolCompletableFuture<T> extends CompletableFuture<T> {
     private final Executor pool;
 
     public PoolCompletableFuture(Executor pool) {

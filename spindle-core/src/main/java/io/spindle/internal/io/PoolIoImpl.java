@@ -1,5 +1,354 @@
 package io.spindle.internal.io;
 
-/** Placeholder while the IO engine is written (branch io). */
-public final class PoolIoImpl {
+import io.spindle.PoolIO;
+import io.spindle.internal.registry.Registry;
+import io.spindle.internal.registry.WorkerThread;
+
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.IllegalBlockingModeException;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.channels.WritableByteChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A pool's {@link PoolIO} (SPEC §6): argument checks, the channel table, where each operation goes (IO2), and what
+ * happens to finished ones (IO1), to cancelled ones (IO3), on close (IO8) and on shutdown (IO9). The invariants IO1..IO10
+ * are in this package's {@code package-info.java}.
+ */
+public final class PoolIoImpl implements PoolIO {
+    private final Registry registry;
+    private final IoPoller[] pollers;
+    /** Every channel with a state in this pool; an entry leaves on close, when found closed, and on shutdown. */
+    private final ConcurrentHashMap<SelectableChannel, ChannelState> channels = new ConcurrentHashMap<>();
+    /** Round robin over the workers for channels first used off the pool. */
+    private final AtomicInteger nextHome = new AtomicInteger();
+    private volatile IoWatchdog watchdog; // started by the first operation
+    private volatile boolean shutdown;
+
+    public PoolIoImpl(Registry registry, int threads) {
+        this.registry = registry;
+        this.pollers = new IoPoller[threads];
+        for (int i = 0; i < threads; i++) {
+            pollers[i] = new IoPoller(this, i);
+        }
+    }
+
+    /** Worker {@code index}'s poller: its {@code Blocker} for every sleep protocol (IO5). */
+    public IoPoller poller(int index) {
+        return pollers[index];
+    }
+
+    IoPoller[] pollers() {
+        return pollers;
+    }
+
+    WorkerThread[] workers() {
+        return registry.workers();
+    }
+
+    java.util.concurrent.Executor executor() {
+        return registry.executor();
+    }
+
+    long sweepMillis() {
+        return DIRECT_CLOSE_NOTICE_MILLIS;
+    }
+
+    // --- the operations ---------------------------------------------------------------------------------------------
+
+    @Override
+    public CompletableFuture<Void> ready(SelectableChannel channel, int ops) {
+        checkChannel(channel, "channel");
+        if (ops == 0 || (ops & ~channel.validOps()) != 0) {
+            throw new IllegalArgumentException("ops " + ops + " (0x" + Integer.toHexString(ops)
+                    + ") is not a non-empty subset of the channel's valid ops 0x"
+                    + Integer.toHexString(channel.validOps()));
+        }
+        return start(channel, s -> new IoOps.Ready(s, this, ops), READINESS_ONLY, null);
+    }
+
+    @Override
+    public CompletableFuture<SocketChannel> accept(ServerSocketChannel server) {
+        checkChannel(server, "server");
+        return start(server, s -> new IoOps.Accept(s, this, server), ATTEMPT_FIRST, null);
+    }
+
+    @Override
+    public CompletableFuture<Void> connect(SocketChannel channel, SocketAddress remote) {
+        checkChannel(channel, "channel");
+        Objects.requireNonNull(remote, "remote");
+        return start(channel, s -> new IoOps.Connect(s, this, channel), ATTEMPT_FIRST, remote);
+    }
+
+    @Override
+    public <C extends SelectableChannel & ReadableByteChannel> CompletableFuture<Integer> read(C channel,
+                                                                                               ByteBuffer dst) {
+        checkChannel(channel, "channel");
+        Objects.requireNonNull(dst, "dst");
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("dst is read-only: " + dst);
+        }
+        if (!dst.hasRemaining()) {
+            registry.acquireIoCount(); // RejectedExecutionException after shutdown, as every operation
+            IoOps.Read op = new IoOps.Read(null, this, channel, dst);
+            op.result = 0; // SPEC §6: nothing remaining completes with 0 at once (on a worker: IO1)
+            op.phase = IoOp.FINISHED;
+            queueFinished(List.of(op), WorkerThread.currentOf(registry));
+            return op.future;
+        }
+        // IO4: with the key already waiting for reads, readiness drives the read; a first attempt would be a wasted
+        // syscall in a ping-pong (the next request is not there yet when the previous answer was written)
+        return start(channel, s -> new IoOps.Read(s, this, channel, dst), ATTEMPT_UNLESS_REGISTERED, null);
+    }
+
+    @Override
+    public <C extends SelectableChannel & WritableByteChannel> CompletableFuture<Integer> write(C channel,
+                                                                                                ByteBuffer src) {
+        checkChannel(channel, "channel");
+        Objects.requireNonNull(src, "src");
+        return start(channel, s -> new IoOps.Write(s, this, channel, src), ATTEMPT_FIRST, null);
+    }
+
+    @Override
+    public void close(SelectableChannel channel) throws IOException {
+        Objects.requireNonNull(channel, "channel");
+        ChannelState s = channels.remove(channel);
+        List<IoOp<?>> finished = new ArrayList<>();
+        if (s != null) {
+            s.detachAndFail(AsynchronousCloseExceptions::closed, finished); // IO8: at once
+        }
+        try {
+            channel.close();
+        } finally {
+            queueFinished(finished, WorkerThread.currentOf(registry));
+        }
+    }
+
+    private interface OpFactory<T> {
+        IoOp<T> create(ChannelState state);
+    }
+
+    /** {@link #start}: try the operation once at the call (write, accept: usually finishes there). */
+    private static final int ATTEMPT_FIRST = 0;
+    /** {@link #start}: wait for readiness only ({@code ready}). */
+    private static final int READINESS_ONLY = 1;
+    /** {@link #start}: try at once unless the key already waits for this readiness (read, IO4). */
+    private static final int ATTEMPT_UNLESS_REGISTERED = 2;
+
+    /**
+     * Places an operation, tries it once if that may finish it, else makes its home wait for it.
+     *
+     * @param attempt   ATTEMPT_FIRST, READINESS_ONLY or ATTEMPT_UNLESS_REGISTERED
+     * @param connectTo for connect: the address, whose connect call is the first attempt; else null
+     */
+    private <T> CompletableFuture<T> start(SelectableChannel channel, OpFactory<T> factory, int attempt,
+                                           SocketAddress connectTo) {
+        registry.acquireIoCount(); // IO6: RejectedExecutionException after shutdown; held until the future's job ran
+        boolean placed = false;
+        IoOp<T> op;
+        ChannelState state;
+        try {
+            while (true) {
+                state = stateFor(channel);
+                op = factory.create(state);
+                if (state.place(op)) { // throws ReadPendingException and the like, leaving nothing behind
+                    break;
+                }
+                channels.remove(channel, state); // detached meanwhile (closed): look it up again
+            }
+            placed = true;
+        } finally {
+            if (!placed) {
+                registry.releaseIoCount();
+            }
+        }
+        WorkerThread caller = WorkerThread.currentOf(registry);
+        boolean finishedAtOnce = false;
+        if (connectTo != null) {
+            finishedAtOnce = connectNow((IoOps.Connect) op, (SocketChannel) channel, connectTo);
+        } else if (attempt == ATTEMPT_FIRST
+                || (attempt == ATTEMPT_UNLESS_REGISTERED && !state.registeredFor(op.interest()))) {
+            finishedAtOnce = state.attemptNow(op);
+        }
+        if (finishedAtOnce) {
+            queueFinished(List.of(op), caller);
+        } else {
+            state.home.requestInterest(state); // IO2: the home registers it (now, if we are its owner)
+            if (caller != null) {
+                watchdog().ownerBusy(); // IO7: a job that goes on running now holds IO
+            }
+        }
+        if (shutdown) { // IO9's Dekker: placed (monitor) before this read; shutdown set the flag before its sweep
+            failOnShutdown(channel);
+        }
+        return op.future;
+    }
+
+    /** connect's first step at the call: the JDK throws the call's own errors here (already connected, ...). */
+    private boolean connectNow(IoOps.Connect op, SocketChannel channel, SocketAddress remote) {
+        boolean connected;
+        try {
+            connected = channel.connect(remote);
+        } catch (IOException e) {
+            return op.channel.finishNow(op, e); // the channel's failure goes into the future (SPEC §6)
+        } catch (RuntimeException e) {
+            op.channel.withdraw(op); // the call's own error (AlreadyConnectedException, ...): thrown to the caller
+            throw e;
+        }
+        return connected && op.channel.attemptNow(op);
+    }
+
+    private ChannelState stateFor(SelectableChannel channel) {
+        ChannelState s = channels.get(channel);
+        if (s != null) {
+            return s;
+        }
+        return channels.computeIfAbsent(channel, c -> new ChannelState(this, c, homeForNewChannel()));
+    }
+
+    /** IO2: the calling worker's own poller (locality), else the next worker round robin. */
+    private IoPoller homeForNewChannel() {
+        WorkerThread w = WorkerThread.currentOf(registry);
+        if (w != null) {
+            return pollers[w.index()];
+        }
+        return pollers[Math.floorMod(nextHome.getAndIncrement(), pollers.length)];
+    }
+
+    private static void checkChannel(SelectableChannel channel, String name) {
+        Objects.requireNonNull(channel, name);
+        if (channel.isBlocking()) {
+            throw new IllegalBlockingModeException();
+        }
+    }
+
+    // --- finished operations ----------------------------------------------------------------------------------------
+
+    /**
+     * IO1: finished operations run as jobs on the pool: on {@code worker}'s deque (stealable) if the caller is one of
+     * our workers outside any sleep step, else through the injector. Their terminate counts keep the pool alive
+     * until they ran (IO6).
+     */
+    void queueFinished(List<IoOp<?>> finished, WorkerThread worker) {
+        for (int i = 0; i < finished.size(); i++) {
+            IoOp<?> op = finished.get(i);
+            if (worker != null) {
+                worker.push(op);
+            } else {
+                registry.injectInternal(op);
+            }
+        }
+    }
+
+    /** IO6: an operation's job ran, or it was withdrawn. */
+    void operationEnded() {
+        registry.releaseIoCount();
+    }
+
+    // --- closed channels and shutdown -------------------------------------------------------------------------------
+
+    /** IO8: whether a channel homed at {@code poller} with pending operations was closed directly. */
+    boolean anyClosedDirectly(IoPoller poller) {
+        if (poller.pendingOps() == 0) {
+            return false;
+        }
+        for (ChannelState s : channels.values()) {
+            if (s.home == poller && s.isClosedDirectly()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** IO8: fails the pending operations of channels homed at {@code poller} that were closed directly. */
+    void sweepClosed(IoPoller poller, List<IoOp<?>> finished) {
+        for (ChannelState s : channels.values()) {
+            if (s.home == poller && s.isClosedDirectly() && channels.remove(s.channel, s)) {
+                s.detachAndFail(AsynchronousCloseExceptions::closed, finished);
+            }
+        }
+    }
+
+    /**
+     * IO9: called by the pool's shutdown after its flag is set: every pending operation fails with {@code
+     * ShutdownChannelGroupException} and its channel is deregistered (not closed).
+     */
+    public void shutdown() {
+        shutdown = true; // volatile: IO9's Dekker with start()
+        List<IoOp<?>> finished = new ArrayList<>();
+        for (ChannelState s : channels.values()) {
+            if (channels.remove(s.channel, s)) {
+                s.detachAndFail(AsynchronousCloseExceptions::shutdown, finished);
+            }
+        }
+        queueFinished(finished, null);
+    }
+
+    private void failOnShutdown(SelectableChannel channel) {
+        ChannelState s = channels.remove(channel);
+        if (s != null) {
+            List<IoOp<?>> finished = new ArrayList<>();
+            s.detachAndFail(AsynchronousCloseExceptions::shutdown, finished);
+            queueFinished(finished, null);
+        }
+    }
+
+    /** The pool terminated and every worker exited: selectors and the watchdog go. */
+    public void close() {
+        IoWatchdog w = watchdog;
+        if (w != null) {
+            w.shutdown();
+        }
+        for (IoPoller p : pollers) {
+            p.close();
+        }
+    }
+
+    IoWatchdog watchdog() {
+        IoWatchdog w = watchdog;
+        if (w == null) {
+            synchronized (this) {
+                w = watchdog;
+                if (w == null) {
+                    w = new IoWatchdog(this, registry.name());
+                    w.start();
+                    watchdog = w; // volatile: published started
+                }
+            }
+        }
+        return w;
+    }
+
+    // --- statistics -------------------------------------------------------------------------------------------------
+
+    /** @return polls of worker {@code index}'s selector (blocking, busy, and the watchdog's for it) */
+    public long polls(int index) {
+        return pollers[index].polls();
+    }
+
+    /** @return ready keys worker {@code index}'s poller handled */
+    public long readyEvents(int index) {
+        return pollers[index].readyEvents();
+    }
+
+    /** @return sleeps of worker {@code index} that its own IO ended (no waker) */
+    public long ioWakeups(int index) {
+        return pollers[index].ioWakeups();
+    }
+
+    /** @return polls the watchdog made for busy owners */
+    public long watchdogPolls() {
+        IoWatchdog w = watchdog;
+        return w == null ? 0 : w.helpedPolls();
+    }
 }

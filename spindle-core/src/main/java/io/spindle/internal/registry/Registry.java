@@ -10,6 +10,7 @@ import io.spindle.internal.event.PoolEvents;
 import io.spindle.internal.event.WakeReason;
 import io.spindle.internal.executor.Invoke;
 import io.spindle.internal.executor.PoolFuture;
+import io.spindle.internal.io.PoolIoImpl;
 import io.spindle.internal.job.BroadcastJob;
 import io.spindle.internal.job.Failures;
 import io.spindle.internal.job.InjectedJob;
@@ -37,6 +38,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -80,6 +82,8 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     private final PoolConfig config;
     private final Object publicPool;
     private final SleepProtocol sleep;
+    /** IO (SPEC §6): each worker's poller is also the Blocker its sleep protocol blocks with (IO5). */
+    private final PoolIoImpl io;
     private final WorkerThread[] workers;
     private final ConcurrentLinkedQueue<InjectedJob> injector = new ConcurrentLinkedQueue<>();
     private final LongAdder injected = new LongAdder();
@@ -100,7 +104,8 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         this.name = "spindle-" + POOL_NUMBERS.incrementAndGet();
         initializeNow(WakeReason.class, BlockingLatch.class, CountLatch.class);
         this.events = new PoolEvents(name, config.sleepStrategy().name(), this::workerIndexOf);
-        this.sleep = SleepProtocols.create(config.sleepStrategy(), config.threads(), events);
+        this.io = new PoolIoImpl(this, config.threads()); // opens nothing until the first IO operation
+        this.sleep = SleepProtocols.create(config.sleepStrategy(), config.threads(), events, io::poller);
         try {
             this.workers = new WorkerThread[config.threads()];
             for (int i = 0; i < workers.length; i++) {
@@ -229,7 +234,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 : PoolEvents.NOT_A_WORKER;
     }
 
-    WorkerThread[] workers() {
+    public WorkerThread[] workers() {
         return workers;
     }
 
@@ -630,6 +635,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             // sleep any more (every submission path was refused or drained before termination), so the protocol may
             // release what it holds outside the heap.
             sleep.close();
+            io.close(); // selectors and the watchdog: no worker can poll any more
         }
     }
 
@@ -637,10 +643,12 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
 
     public void shutdown() {
         termination.shutdown();
+        io.shutdown(); // IO9: after the flag, so no operation starts unseen; their failures release their counts
     }
 
     public List<Runnable> shutdownNow() {
         termination.shutdown();
+        io.shutdown(); // IO9
         List<Runnable> removed = new ArrayList<>();
         for (Iterator<InjectedJob> it = injector.iterator(); it.hasNext(); ) {
             InjectedJob job = it.next();
@@ -754,8 +762,38 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     // --- statistics -------------------------------------------------------------------------------------------------
 
     /** This pool's IO (SPEC §6). */
-    public io.spindle.PoolIO io() {
-        throw new UnsupportedOperationException("IO engine in progress");
+    public PoolIoImpl io() {
+        return io;
+    }
+
+    /** The public pool as an executor: the default executor of the futures this pool returns. */
+    public Executor executor() {
+        return (Executor) publicPool;
+    }
+
+    /**
+     * IO6: an IO operation holds a terminate count from its start until its future's job ran (or it was withdrawn),
+     * like an accepted external task: refused once shutdown began (SPEC §6).
+     *
+     * @throws RejectedExecutionException after shutdown
+     */
+    public void acquireIoCount() {
+        if (!termination.tryAcquireExternal()) {
+            throw new RejectedExecutionException("pool is shut down: " + this);
+        }
+    }
+
+    /** IO6: gives back an IO operation's count. */
+    public void releaseIoCount() {
+        termination.release();
+    }
+
+    /**
+     * IO1: a finished IO operation from a thread that cannot push it (the watchdog, shutdown, an off-pool caller, a
+     * worker inside a sleep step): into the injector. Its count is held already, so shutdown does not refuse it.
+     */
+    public void injectInternal(InjectedJob job) {
+        inject(job);
     }
 
     public PoolStats stats() {

@@ -2,6 +2,7 @@ package io.spindle.internal.registry;
 
 import io.spindle.internal.deque.ChaseLevDeque;
 import io.spindle.internal.event.PoolEvents;
+import io.spindle.internal.io.IoPoller;
 import io.spindle.internal.job.Failures;
 import io.spindle.internal.job.Job;
 import io.spindle.internal.latch.CoreLatch;
@@ -46,6 +47,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
     private final IdleState idle;
     private final WorkerLatch terminateLatch;
     private final LazyWorker lazy;   // null with JoinStrategy.EAGER
+    private final IoPoller poller;   // this worker's IO (SPEC §6); also its sleep protocol's Blocker (IO5)
     private long rng;                // victim selection, owner only
     private long jobsExecuted;       // owner writes (opaque), stats() reads
     private long steals;             // likewise
@@ -63,12 +65,19 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         this.lazy = registry.config().joinStrategy() == io.spindle.JoinStrategy.LAZY
                 ? new LazyWorker(this, sleep, registry.config().heartbeatNanos()) : null;
         this.rng = 0x9E3779B97F4A7C15L * (index + 1); // distinct non-zero seeds
+        this.poller = registry.io().poller(index);
     }
 
     /** @return the calling thread as a worker of any Spindle pool, or null */
     public static WorkerThread current() {
         Thread t = Thread.currentThread();
         return t instanceof WorkerThread ? (WorkerThread) t : null;
+    }
+
+    /** @return the calling thread if it is a worker of {@code registry}'s pool, else null */
+    public static WorkerThread currentOf(Registry registry) {
+        Thread t = Thread.currentThread();
+        return t instanceof WorkerThread && ((WorkerThread) t).registry == registry ? (WorkerThread) t : null;
     }
 
     public int index() {
@@ -284,6 +293,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
      * needs to (JEC's cascade, when sleepers exist: A2).
      */
     private Job findWork() {
+        poller.processReady(this); // IO1: what our own IO made ready goes onto our deque first (cheap when nothing)
         Job job = takeLocalJob();
         if (job == null && lazy != null) {
             job = lazy.slots().steal(); // our own promoted frame: nobody took it, and we have nothing else (LZ7)
@@ -425,6 +435,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         RUNNING_DEPTH.setOpaque(this, runningDepth + 1);
         int frameDepth = lazy != null ? lazy.jobStarting() : 0; // LZ8: the job's first join checks for a beat at once
         try {
+            poller.jobStarting(); // IO7: a worker that holds IO and starts a job wakes the watchdog if it parked
             job.execute();
         } catch (Throwable unexpected) {
             registry.jobEscaped(unexpected); // a bug in a job class: report it, keep the worker alive
@@ -434,6 +445,16 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
             }
             RUNNING_DEPTH.setOpaque(this, runningDepth - 1);
             Thread.interrupted(); // a task may leave the flag set (e.g. Future.cancel(true)); it must not leak
+        }
+        pollIoIfDue();
+    }
+
+    /** IO7: every JOBS_PER_BUSY_POLL jobs a worker that holds IO polls without blocking; a failure is reported. */
+    private void pollIoIfDue() {
+        try {
+            poller.afterJob(this);
+        } catch (RuntimeException failure) {
+            reportRuntimeFailure(failure); // a selector that failed: the idle loop's poll will meet it again
         }
     }
 
@@ -478,6 +499,11 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
 
     boolean isRunningJob() {
         return (int) RUNNING_DEPTH.getOpaque(this) > 0;
+    }
+
+    /** IO7: whether the worker runs a job (opaque: the watchdog's estimate; a stale answer is corrected next tick). */
+    public boolean isBusy() {
+        return isRunningJob();
     }
 
     void setTerminateLatch() {

@@ -20,4 +20,23 @@ public interface Blocker {
 
     /** Any thread: makes the owner's current {@link #block()} return, or, if it is not blocked, its next one. */
     void unblock();
+
+    /**
+     * Owner only, after {@link #block()} returned: whether the owner has events of its own to handle (its IO became
+     * ready), so that it ends its sleep itself, with no waker (J7, H9, S7 in package-info). A parking blocker has none.
+     */
+    default boolean ownEventsReady() {
+        return false;
+    }
+
+    /**
+     * Owner only, HINT_PIPE (H9): from now on ({@code on}) the owner's {@link #block()} also returns when
+     * {@code source} is readable, or no longer ({@code !on}). Only blockers that wait in a selector support it; the
+     * protocol gives every worker such a blocker before it calls this.
+     *
+     * @throws UnsupportedOperationException for a blocker that parks
+     */
+    default void watch(java.nio.channels.SelectableChannel source, boolean on) {
+        throw new UnsupportedOperationException("this blocker parks: it cannot watch " + source);
+    }
 }

@@ -17,6 +17,7 @@ import java.nio.channels.Selector;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 
 /**
  * The HINT_PIPE sleep protocol: EMPER's pipe sleep strategy (seed {@code emper-pipe-sleep-strategy.md}). Sleeping
@@ -42,6 +43,8 @@ public final class HintPipeSleep implements SleepProtocol {
     static final int INJECTOR_CODE = 0xFFFF;
     /** No hint was read. */
     static final int NO_CODE = -1;
+    /** No hint was read: the worker's own IO ended its sleep (H9). */
+    static final int OWN_EVENTS_CODE = -2;
     /** {@link #watcher}: nobody watches the pipe. */
     static final int NO_WATCHER = -1;
     /**
@@ -85,6 +88,12 @@ public final class HintPipeSleep implements SleepProtocol {
     private long p10, p11, p12, p13, p14, p15, p16, p17;
 
     private final PipeSleeper[] workers;
+    /**
+     * Each worker's blocker when the pool gives them (its IO poller, SPEC §6), else null. H9: with blockers, every
+     * worker blocks through its own, and the watcher watches the hint pipe inside that same wait (the pipe's source is
+     * registered in its poller's selector too), so one wait returns on a hint, a wake request or its own IO.
+     */
+    private final Blocker[] blockers;
     private final Pipe.SourceChannel source;
     private final Pipe.SinkChannel sink;
     private final Selector selector;
@@ -103,7 +112,16 @@ public final class HintPipeSleep implements SleepProtocol {
     }
 
     public HintPipeSleep(int threads, PoolEvents events) {
+        this(threads, events, null);
+    }
+
+    /** @param blockers each worker's blocker (its IO poller, SPEC §6), or null to park and select here */
+    public HintPipeSleep(int threads, PoolEvents events, IntFunction<? extends Blocker> blockers) {
         this.events = events;
+        this.blockers = blockers == null ? null : new Blocker[threads];
+        for (int i = 0; blockers != null && i < threads; i++) {
+            this.blockers[i] = blockers.apply(i);
+        }
         SleepProtocols.checkThreads(threads);
         workers = new PipeSleeper[threads];
         for (int i = 0; i < threads; i++) {
@@ -269,7 +287,7 @@ public final class HintPipeSleep implements SleepProtocol {
             releaseWatch(me);
             latch.wakeUp(); // L1: back to UNSET unless set, even if blocking threw (leaveIdle then retracts us)
         }
-        if (code != NO_CODE) {
+        if (code >= 0) {
             state.readInFlight = false; // H2: we read our hint
             idle.setHint(code == INJECTOR_CODE ? IdleState.HINT_INJECTOR : code);
         } else {
@@ -283,7 +301,9 @@ public final class HintPipeSleep implements SleepProtocol {
 
     /** JFR: we blocked and woke. Who and why: the hint we read (H2), else our wake request (H5). */
     private void reportWake(Object sleepEvent, int me, int code, PipeSleeper state) {
-        if (code == INJECTOR_CODE) {
+        if (code == OWN_EVENTS_CODE) {
+            events.sleepEnded(sleepEvent, me, WakeReason.IO_READY, PoolEvents.NOT_A_WORKER);
+        } else if (code == INJECTOR_CODE) {
             events.sleepEnded(sleepEvent, me, WakeReason.HINT_PIPE_INJECTOR, PoolEvents.NOT_A_WORKER);
         } else if (code != NO_CODE) {
             events.sleepEnded(sleepEvent, me, WakeReason.HINT_PIPE_DEQUE, code); // the hint names the pusher
@@ -292,14 +312,18 @@ public final class HintPipeSleep implements SleepProtocol {
         }
     }
 
-    /** @return the hint read, or NO_CODE if woken by a wake request */
+    /** @return the hint read, NO_CODE if woken by a wake request, or OWN_EVENTS_CODE if by our own IO (H9) */
     private int blockUntilHintOrWakeRequest(int me, PipeSleeper state) {
         boolean interrupted = false;
         boolean blocked = false;
+        boolean ownEvents = false;
         try {
             while (true) {
                 boolean watching = takeWatchIfFree(me);
                 if (watching) {
+                    if (blockers != null) {
+                        blockers[me].watch(source, true); // H9: the pipe joins our own wait (owner-only, idempotent)
+                    }
                     int code = tryReadHint();
                     if (code != NO_CODE) {
                         return code;
@@ -317,14 +341,22 @@ public final class HintPipeSleep implements SleepProtocol {
                     blocked = true;
                     state.counts.countSleep();
                 }
-                if (watching) {
+                if (blockers != null) {
+                    // H9: one wait for a hint (if watching), an unblock (wake request, the watch handed to us) and our
+                    // own IO; an unblock since we took our position is kept by the blocker (its contract).
+                    blockers[me].block();
+                    if (blockers[me].ownEventsReady()) {
+                        ownEvents = true; // H9: we leave with no hint: sleep() retracts or keeps our count (H2)
+                        return OWN_EVENTS_CODE;
+                    }
+                } else if (watching) {
                     selectOnce(); // wakes on a hint, a wakeup() aimed at us, or an interrupt
                 } else {
                     LockSupport.park(this); // wakes on an unpark (wake request, or the watch handed to us)
                 }
             }
         } finally {
-            if (blocked) {
+            if (blocked && !ownEvents) {
                 state.counts.countWakeup(); // a hint or a wake request, both from other threads; spurious returns loop
             }
             if (interrupted) {
@@ -345,6 +377,9 @@ public final class HintPipeSleep implements SleepProtocol {
     /** H6: leaving the blocking loop; give the watch up and, if nobody holds it, hand it to a blocked worker. */
     private void releaseWatch(int me) {
         if ((int) WATCHER.getVolatile(this) == me) { // volatile: only we store our own index, so this is exact
+            if (blockers != null) {
+                blockers[me].watch(source, false); // H9: before the watch is free, so a new watcher's pipe is its own
+            }
             WATCHER.setVolatile(this, NO_WATCHER); // volatile: stored before we read the blocked flags (H6)
         }
         // Also when we never watched: a leaver may have handed the watch to us (unparked us) just as we left.
@@ -362,10 +397,7 @@ public final class HintPipeSleep implements SleepProtocol {
             }
             PipeSleeper other = workers[j];
             if (other.isBlocked()) { // volatile: H6's Dekker load, after our store of NO_WATCHER
-                Thread t = other.thread();
-                if (t != null) {
-                    LockSupport.unpark(t); // it loops, takes the watch if still free, and selects
-                }
+                unblockWorker(j); // it loops, takes the watch if still free, and selects
                 return;
             }
         }
@@ -512,13 +544,26 @@ public final class HintPipeSleep implements SleepProtocol {
         target.wakeRequester = Thread.currentThread();
         target.requestWake(); // volatile store before the loads below (H5)
         if (target.isBlocked()) { // volatile: not blocked yet means it will see the request before it blocks
-            Thread t = target.thread();
-            if (t != null) {
-                LockSupport.unpark(t);
-            }
+            unblockWorker(index);
         }
         if ((int) WATCHER.getVolatile(this) == index) { // volatile: H5's Dekker load against the watcher CAS
-            selector.wakeup(); // sticky: a select() that has not started yet returns at once
+            if (blockers != null) {
+                blockers[index].unblock(); // H9: the watcher waits in its own blocker
+            } else {
+                selector.wakeup(); // sticky: a select() that has not started yet returns at once
+            }
+        }
+    }
+
+    /** Unparks worker {@code index}, or unblocks its blocker (H9). */
+    private void unblockWorker(int index) {
+        if (blockers != null) {
+            blockers[index].unblock();
+            return;
+        }
+        Thread t = workers[index].thread();
+        if (t != null) {
+            LockSupport.unpark(t);
         }
     }
 

@@ -6,6 +6,7 @@ import io.spindle.internal.job.Failures;
 import io.spindle.internal.latch.CoreLatch;
 
 import java.lang.invoke.VarHandle;
+import java.util.function.IntFunction;
 
 /**
  * The JOBS_EVENT_COUNTER sleep protocol (rayon-core's, from RFC 5). The prose description, with the invariants
@@ -63,12 +64,18 @@ public final class JecSleep implements SleepProtocol {
     }
 
     public JecSleep(int threads, IdleJudgement idleJudgement, PoolEvents events) {
+        this(threads, idleJudgement, events, null);
+    }
+
+    /** @param blockers each worker's blocker (its IO poller, SPEC §6), or null to park */
+    public JecSleep(int threads, IdleJudgement idleJudgement, PoolEvents events,
+                    IntFunction<? extends Blocker> blockers) {
         this.idleJudgement = idleJudgement;
         this.events = events;
         SleepProtocols.checkThreads(threads);
         workers = new WorkerSleepState[threads];
         for (int i = 0; i < threads; i++) {
-            workers[i] = new WorkerSleepState();
+            workers[i] = new WorkerSleepState(SleepProtocols.blockerFor(blockers, i));
         }
     }
 
@@ -228,8 +235,13 @@ public final class JecSleep implements SleepProtocol {
             }
             adaptRoundsAfterBlocking(idle);
             // J6: a waker claimed us while PREPARING (NOT_BLOCKED: the count stayed ours), or we blocked and a waker
-            // took the count (WOKEN), or blocking threw and we took it back (TOOK_BACK: ownsCount again).
-            woken = state.blockIfUnclaimed() == WorkerSleepState.WOKEN;
+            // took the count (WOKEN), or blocking threw and we took it back (TOOK_BACK: ownsCount again), or our own
+            // IO ended the sleep and we took it back (OWN_EVENTS, J7: ownsCount again, undone below).
+            int outcome = state.blockIfUnclaimed();
+            woken = outcome == WorkerSleepState.WOKEN;
+            if (outcome == WorkerSleepState.OWN_EVENTS) {
+                events.sleepEnded(sleepEvent, me, WakeReason.IO_READY, PoolEvents.NOT_A_WORKER);
+            }
             idle.wakeFully();
         } finally {
             // The shallow resets first; the count's undo, the deepest call, last: if it throws, ownsCount remembers it

@@ -3,9 +3,16 @@ package io.spindle.internal.sleep;
 import io.spindle.SleepStrategy;
 import io.spindle.internal.event.PoolEvents;
 
+import java.util.function.IntFunction;
+
 /** Creates the sleep protocol a pool was built with. */
 public final class SleepProtocols {
     private SleepProtocols() {}
+
+    /** Worker {@code i}'s blocker: the pool's, or a {@link ParkingBlocker} when none is given (tests, benchmarks). */
+    static Blocker blockerFor(IntFunction<? extends Blocker> blockers, int i) {
+        return blockers != null ? blockers.apply(i) : new ParkingBlocker();
+    }
 
     /**
      * The protocols' shared argument check: their counters hold at most {@link JecCounters#THREADS_MAX} workers.
@@ -33,13 +40,22 @@ public final class SleepProtocols {
      * @throws java.io.UncheckedIOException for HINT_PIPE, if the OS refuses a pipe or selector
      */
     public static SleepProtocol create(SleepStrategy strategy, int threads, PoolEvents events) {
+        return create(strategy, threads, events, null);
+    }
+
+    /**
+     * @param blockers each worker's {@link Blocker} (a pool's IO pollers, SPEC §6), or null for plain parking
+     * @throws java.io.UncheckedIOException for HINT_PIPE, if the OS refuses a pipe or selector
+     */
+    public static SleepProtocol create(SleepStrategy strategy, int threads, PoolEvents events,
+                                       IntFunction<? extends Blocker> blockers) {
         switch (strategy) {
             case JOBS_EVENT_COUNTER:
-                return new JecSleep(threads, JecSleep.IDLE_JUDGEMENT, events);
+                return new JecSleep(threads, JecSleep.IDLE_JUDGEMENT, events, blockers);
             case SLEEPY_WORKER:
-                return new SleepyWorkerSleep(threads, events);
+                return new SleepyWorkerSleep(threads, events, blockers);
             case HINT_PIPE:
-                return new HintPipeSleep(threads, events);
+                return new HintPipeSleep(threads, events, blockers);
             default:
                 throw new AssertionError(strategy);
         }

@@ -8,6 +8,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntFunction;
 
 /**
  * The SLEEPY_WORKER sleep protocol: rayon-core's legacy sleep module (seed {@code rayon-legacy-sleep-module.md}). At
@@ -66,15 +67,37 @@ public final class SleepyWorkerSleep implements SleepProtocol {
     private Thread lastTickler;
     private final SleepCounts[] counts;
     private final PoolEvents events;
+    /**
+     * Each worker's blocker when the pool gives them (its IO poller, SPEC §6), else null: sleepers then wait on
+     * {@link #tickled}. S7: with blockers, a sleeper marks itself in {@link #blockedOnBlocker} under the lock, unlocks
+     * and blocks; a tickle moves the generation and unblocks every marked sleeper under the lock. An unblock that comes
+     * between the unlock and the block is kept by the blocker (its contract), so this is the condition's wait, spelled
+     * out; and a sleeper whose own IO became ready leaves by itself (the word may keep its sleeping bit: the next
+     * tickle then wakes the others for nothing, which the legacy protocol allows).
+     */
+    private final Blocker[] blockers;
+    /** Guarded by {@link #lock}: sleepers blocked on their blocker (S7). */
+    private final boolean[] blockedOnBlocker;
+    private int blockedOnBlockers; // guarded by lock: how many of blockedOnBlocker are set
 
     public SleepyWorkerSleep(int threads) {
         this(threads, PoolEvents.NONE);
     }
 
     public SleepyWorkerSleep(int threads, PoolEvents events) {
+        this(threads, events, null);
+    }
+
+    /** @param blockers each worker's blocker (its IO poller, SPEC §6), or null to wait on one condition */
+    public SleepyWorkerSleep(int threads, PoolEvents events, IntFunction<? extends Blocker> blockers) {
         this.events = events;
         SleepProtocols.checkThreads(threads);
         counts = SleepCounts.forWorkers(threads);
+        this.blockers = blockers == null ? null : new Blocker[threads];
+        this.blockedOnBlocker = new boolean[threads];
+        for (int i = 0; blockers != null && i < threads; i++) {
+            this.blockers[i] = blockers.apply(i);
+        }
         restoreSleepingBit(); // links its call site now (see there); nobody else can see this object yet
         STATE.setVolatile(this, AWAKE);
     }
@@ -190,6 +213,41 @@ public final class SleepyWorkerSleep implements SleepProtocol {
         }
     }
 
+    /**
+     * S7, under the lock: blocks on this worker's blocker until a tickle moves the generation or its own IO is ready.
+     * The lock is released while blocked and held again on return. Interrupts are cleared while waiting (a blocker
+     * returns at once while interrupted) and restored after, as awaitUninterruptibly does.
+     *
+     * @return true if a tickle ended the wait, false if our own events did
+     */
+    private boolean blockUntilTickledOrOwnEvents(int me, int ourGeneration) {
+        Blocker blocker = blockers[me];
+        boolean interrupted = false;
+        blockedOnBlocker[me] = true; // plain, under the lock: a tickle reads it under the lock
+        blockedOnBlockers++;
+        try {
+            while (generation == ourGeneration) {
+                lock.unlock();
+                try {
+                    blocker.block(); // an unblock since our mark is kept by the blocker (its contract)
+                    interrupted |= Thread.interrupted();
+                } finally {
+                    lock.lock();
+                }
+                if (generation == ourGeneration && blocker.ownEventsReady()) {
+                    return false;
+                }
+            }
+            return true;
+        } finally {
+            blockedOnBlocker[me] = false;
+            blockedOnBlockers--;
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     /** Round ROUNDS_UNTIL_ASLEEP: the sleepy worker falls asleep unless it was tickled or its latch was set. */
     private void sleep(IdleState idle, CoreLatch latch) {
         int me = idle.workerIndex();
@@ -230,12 +288,19 @@ public final class SleepyWorkerSleep implements SleepProtocol {
                     // S4: wait until a tickle moves the generation. A spurious return re-waits; an interrupt does not end
                     // the wait (awaitUninterruptibly keeps the interrupt status for the caller). A tickle that cleared the
                     // bit between our CAS and now cannot have signalled yet: it needs the lock we hold.
-                    do {
-                        tickled.awaitUninterruptibly();
-                    } while (generation == ourGeneration);
-                    count.countWakeup();
-                    wokenFor = lastTickleReason; // plain reads under the lock: the tickle that woke us, or a later one
-                    wokenBy = lastTickler;
+                    if (blockers == null) {
+                        do {
+                            tickled.awaitUninterruptibly();
+                        } while (generation == ourGeneration);
+                    } else if (!blockUntilTickledOrOwnEvents(me, ourGeneration)) {
+                        events.sleepEnded(sleepEvent, me, WakeReason.IO_READY, PoolEvents.NOT_A_WORKER);
+                        sleepEvent = null; // reported: S7, our own IO ended the sleep
+                    }
+                    if (generation != ourGeneration) {
+                        count.countWakeup();
+                        wokenFor = lastTickleReason; // plain reads under the lock: the tickle that woke us, or later
+                        wokenBy = lastTickler;
+                    }
                 }
                 // A failed CAS: a tickle cleared our id just now (scenario 2 again); search again instead of sleeping.
             } finally {
@@ -286,6 +351,7 @@ public final class SleepyWorkerSleep implements SleepProtocol {
                     lastTickleReason = why; // plain, under the lock: for the sleepers' WorkerWoken events (JFR)
                     lastTickler = Thread.currentThread();
                     tickled.signalAll();
+                    unblockMarkedSleepers(); // S7
                 } finally {
                     lock.unlock();
                 }
@@ -296,6 +362,18 @@ public final class SleepyWorkerSleep implements SleepProtocol {
                 // package-info), and the next tickle wakes them.
                 restoreSleepingBit();
                 throw failure;
+            }
+        }
+    }
+
+    /** S7, under the lock: the tickle's signal for sleepers that block on their blocker. */
+    private void unblockMarkedSleepers() {
+        if (blockers == null || blockedOnBlockers == 0) {
+            return;
+        }
+        for (int i = 0; i < blockers.length; i++) {
+            if (blockedOnBlocker[i]) {
+                blockers[i].unblock();
             }
         }
     }
@@ -354,7 +432,8 @@ public final class SleepyWorkerSleep implements SleepProtocol {
     public boolean isAtRest() {
         lock.lock(); // the condition's wait queue may only be read under its lock
         try {
-            return loadState() == SLEEPING && lock.getWaitQueueLength(tickled) == counts.length;
+            return loadState() == SLEEPING
+                    && lock.getWaitQueueLength(tickled) + blockedOnBlockers == counts.length;
         } finally {
             lock.unlock();
         }

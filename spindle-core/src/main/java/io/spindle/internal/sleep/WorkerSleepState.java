@@ -30,6 +30,15 @@ import java.lang.invoke.VarHandle;
  * call of a wake-up (the unblock) is retried by the waker until done.
  */
 final class WorkerSleepState {
+    WorkerSleepState() {
+        this(new ParkingBlocker());
+    }
+
+    /** @param blocker how the owner blocks: a {@link ParkingBlocker}, or its IO poller (SPEC §6) */
+    WorkerSleepState(Blocker blocker) {
+        this.blocker = blocker;
+    }
+
     /** Not in a sleep sequence (searching, running a job, or between the steps of its idle loop). */
     static final int AWAKE = 0;
     /** In a sleep sequence, not yet blocked: the owner may be registering; a waker's claim makes it not block. */
@@ -58,7 +67,7 @@ final class WorkerSleepState {
     private long p00, p01, p02, p03, p04, p05, p06, p07;
     /** The arbitration word; every access is volatile or a CAS: J6 needs its order with the counters' (J3). */
     private volatile int state = AWAKE;
-    private final ParkingBlocker blocker = new ParkingBlocker();
+    private final Blocker blocker;
     /**
      * Written by the waker that moved BLOCKED to WAKING, before its volatile store of AWAKE; read by the owner after it
      * saw AWAKE (that store publishes them). Nobody else writes them until the owner blocks again. For the owner's
@@ -88,7 +97,9 @@ final class WorkerSleepState {
      *         {@link #settleEarlierSequence()} and search again instead of sleeping
      */
     boolean prepare() {
-        blocker.bind(Thread.currentThread());
+        if (blocker instanceof ParkingBlocker) {
+            ((ParkingBlocker) blocker).bind(Thread.currentThread()); // a poller binds its owner as it blocks
+        }
         // volatile CAS, not a store: it must not overwrite a registration an earlier sequence left to a waker (J2);
         // ordered before the latch CAS and the registration CAS that follow (J6)
         return STATE.compareAndSet(this, AWAKE, PREPARING);
@@ -123,6 +134,12 @@ final class WorkerSleepState {
     static final int WOKEN = 1;
     /** {@link #blockIfUnclaimed()}: blocking threw and the owner took BLOCKED back ({@link #ownsCount} is set). */
     static final int TOOK_BACK = 2;
+    /**
+     * {@link #blockIfUnclaimed()}: the owner's own IO ended the sleep, with no waker, and the owner took BLOCKED back
+     * ({@link #ownsCount} is set). J7: the kernel is the third party of the race, and exactly one of the owner's
+     * take-back CAS and a waker's claim CAS leaves BLOCKED, so the count is undone exactly once.
+     */
+    static final int OWN_EVENTS = 3;
 
     /**
      * Owner, registered and past the final check (J5): PREPARING to BLOCKED, after which the count is a waker's to
@@ -161,6 +178,18 @@ final class WorkerSleepState {
                         }
                         Thread.onSpinWait(); // WAKING: the waker is between two of its steps
                         continue;
+                    }
+                    if (counted && blocker.ownEventsReady()) {
+                        // J7: our own IO is ready and no waker came. Take BLOCKED back, as a failed block does; a
+                        // waker that claims first (WAKING) took the count, and we wait for its AWAKE like any wake.
+                        if (s == BLOCKED && STATE.compareAndSet(this, BLOCKED, AWAKE)) { // volatile CAS (J6, J7)
+                            ownsCount = true; // no call since the CAS
+                            return OWN_EVENTS;
+                        }
+                        if (s == WAKING) {
+                            Thread.onSpinWait(); // the waker stores AWAKE next; blocking again would only return
+                            continue;
+                        }
                     }
                     if (!counted) {
                         counted = true;

@@ -1,0 +1,287 @@
+package io.spindle.internal.io;
+
+import java.io.IOException;
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ReadPendingException;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.WritePendingException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * What the pool knows about one channel: the poller that serves it (its home, IO2), its registration there, and its
+ * pending operations, one slot per kind (SPEC §6: at most one read and one write). Every field is guarded by this
+ * object's monitor: the caller that starts an operation, the poller that finds it ready, a canceller, a closer and
+ * shutdown all meet here, so each operation leaves PENDING exactly once (IO3). The monitor is never held while an
+ * operation's job runs or a future completes: finished operations are handed out in a list and queued by the caller.
+ */
+final class ChannelState {
+    final PoolIoImpl io;
+    final SelectableChannel channel;
+    final IoPoller home;
+
+    private IoOp<?> read;
+    private IoOp<?> write;
+    /** accept or connect: a channel supports one or the other, never both. */
+    private IoOp<?> acceptOrConnect;
+    private final ArrayList<IoOps.Ready> readies = new ArrayList<>(1);
+    private SelectionKey key;
+    /** The interest the key was last given (IO4: added at once, removed lazily). */
+    private int registeredInterest;
+    /** Removed from the pool (closed through PoolIO, found closed, or shut down): new operations fail at once. */
+    private boolean detached;
+
+    ChannelState(PoolIoImpl io, SelectableChannel channel, IoPoller home) {
+        this.io = io;
+        this.channel = channel;
+        this.home = home;
+    }
+
+    // --- starting ---------------------------------------------------------------------------------------------------
+
+    /**
+     * Puts {@code op} in its slot. Throws, leaving nothing behind, for a second read or write (SPEC §6).
+     *
+     * @return false if this state was detached meanwhile: the caller looks the channel up again
+     */
+    synchronized boolean place(IoOp<?> op) {
+        if (detached) {
+            return false;
+        }
+        if (op instanceof IoOps.Read) {
+            if (read != null) {
+                throw new ReadPendingException();
+            }
+            read = op;
+        } else if (op instanceof IoOps.Write) {
+            if (write != null) {
+                throw new WritePendingException();
+            }
+            write = op;
+        } else if (op instanceof IoOps.Ready) {
+            readies.add((IoOps.Ready) op);
+        } else {
+            if (acceptOrConnect != null) {
+                // a second accept or connect: the JDK's own rule for AsynchronousServerSocketChannel / connect
+                throw op instanceof IoOps.Accept ? new java.nio.channels.AcceptPendingException()
+                        : new java.nio.channels.ConnectionPendingException();
+            }
+            acceptOrConnect = op;
+        }
+        home.operationPlaced(); // IO5: the home now holds IO, so its owner selects when idle
+        return true;
+    }
+
+    /**
+     * One step of {@code op} at the call, before any registration (a write usually finishes here).
+     *
+     * @return whether it finished; the caller queues it
+     */
+    synchronized boolean attemptNow(IoOp<?> op) {
+        if (op.phase != IoOp.PENDING) {
+            return false; // cancelled, closed or shut down meanwhile: whoever did it queued or dropped it
+        }
+        if (step(op)) {
+            clear(op);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * The first step at the call threw the channel's failure (connect): {@code op} finishes with it.
+     *
+     * @return whether it finished here (false: cancelled, closed or shut down meanwhile)
+     */
+    synchronized boolean finishNow(IoOp<?> op, Throwable failure) {
+        if (op.phase != IoOp.PENDING) {
+            return false;
+        }
+        op.finishExceptionally(failure);
+        clear(op);
+        return true;
+    }
+
+    /** Whether the key already waits for {@code ops}, so that readiness will report them without a first attempt. */
+    synchronized boolean registeredFor(int ops) {
+        return key != null && (registeredInterest & ops) == ops && key.isValid();
+    }
+
+    // --- the poller's side ------------------------------------------------------------------------------------------
+
+    /**
+     * The home's owner (or the watchdog for a busy owner, IO7): registers the channel, or adds interest that a new
+     * operation needs. Interest is only added here; it is removed lazily when readiness comes that nobody wants (IO4).
+     */
+    void applyInterest(Selector selector, List<IoOp<?>> finished) {
+        synchronized (this) {
+            if (detached) {
+                return;
+            }
+            int wanted = wantedInterest();
+            if ((registeredInterest | wanted) == registeredInterest && key != null && key.isValid()) {
+                return;
+            }
+            try {
+                if (key == null || !key.isValid()) {
+                    if (wanted == 0) {
+                        return;
+                    }
+                    key = channel.register(selector, wanted, this); // IO2: on the home's selector only
+                    registeredInterest = wanted;
+                } else {
+                    registeredInterest |= wanted;
+                    key.interestOps(registeredInterest);
+                }
+            } catch (ClosedChannelException | CancelledKeyException e) {
+                failAllLocked(AsynchronousCloseExceptions::closed, finished); // closed directly meanwhile
+            } catch (RuntimeException e) { // IllegalBlockingModeException after a switch to blocking, and the like
+                failAllLocked(() -> e, finished);
+            }
+        }
+    }
+
+    /**
+     * The poller found the key ready for {@code readyOps}: one step of every pending operation that waits for any of
+     * them. Finished operations are added to {@code finished} for the caller to queue outside the monitor.
+     */
+    synchronized void onReady(int readyOps, List<IoOp<?>> finished) {
+        if (detached) {
+            return;
+        }
+        stepIfReady(read, readyOps, finished);
+        stepIfReady(write, readyOps, finished);
+        stepIfReady(acceptOrConnect, readyOps, finished);
+        for (int i = readies.size() - 1; i >= 0; i--) {
+            IoOps.Ready r = readies.get(i);
+            if (IoOp.wants(r.interest(), readyOps)) {
+                r.readyOps = readyOps;
+                stepIfReady(r, readyOps, finished);
+            }
+        }
+        // IO4: readiness that no pending operation wants is dropped from the key now, so a level-triggered selector
+        // does not report it again and again (a connection whose reader stopped, a writable socket).
+        int unwanted = registeredInterest & ~wantedInterest() & (readyOps | IoOp.WRITE | IoOp.CONNECT);
+        if (unwanted != 0 && key != null && key.isValid()) {
+            registeredInterest &= ~unwanted;
+            try {
+                key.interestOps(registeredInterest);
+            } catch (CancelledKeyException e) {
+                // closed directly meanwhile: the sweep fails what is still pending (IO8)
+            }
+        }
+    }
+
+    private void stepIfReady(IoOp<?> op, int readyOps, List<IoOp<?>> finished) {
+        if (op != null && IoOp.wants(op.interest(), readyOps) && step(op)) {
+            clear(op);
+            finished.add(op);
+        }
+    }
+
+    /** One attempt; a failure finishes the operation exceptionally. Under the monitor. */
+    private boolean step(IoOp<?> op) {
+        try {
+            if (op.attempt()) {
+                op.phase = IoOp.FINISHED;
+                return true;
+            }
+            return false;
+        } catch (IOException | RuntimeException e) { // the channel's own failure goes into the future (SPEC §6)
+            op.finishExceptionally(e);
+            return true;
+        }
+    }
+
+    /** Removes a finished or withdrawn operation from its slot and from its home's count (IO5). */
+    private void clear(IoOp<?> op) {
+        if (read == op) {
+            read = null;
+        } else if (write == op) {
+            write = null;
+        } else if (acceptOrConnect == op) {
+            acceptOrConnect = null;
+        } else {
+            readies.remove(op);
+        }
+        home.operationLeft();
+    }
+
+    private int wantedInterest() {
+        int wanted = 0;
+        if (read != null) {
+            wanted |= read.interest();
+        }
+        if (write != null) {
+            wanted |= write.interest();
+        }
+        if (acceptOrConnect != null) {
+            wanted |= acceptOrConnect.interest();
+        }
+        for (int i = 0; i < readies.size(); i++) {
+            wanted |= readies.get(i).interest();
+        }
+        return wanted;
+    }
+
+    synchronized boolean hasPending() {
+        return read != null || write != null || acceptOrConnect != null || !readies.isEmpty();
+    }
+
+    // --- cancel, close, shutdown ------------------------------------------------------------------------------------
+
+    /**
+     * cancel(): a PENDING operation leaves its slot and gives its count back; a finished one's job runs as queued
+     * (its future, already cancelled, ignores the result) and gives the count back there (IO3, IO6).
+     */
+    void withdraw(IoOp<?> op) {
+        synchronized (this) {
+            if (op.phase != IoOp.PENDING) {
+                return;
+            }
+            op.phase = IoOp.WITHDRAWN;
+            clear(op);
+        }
+        io.operationEnded();
+    }
+
+    /**
+     * Detaches this state from the pool and finishes every pending operation with a fresh failure from
+     * {@code cause}; the key is cancelled (the channel is deregistered, not closed: IO9).
+     */
+    void detachAndFail(Supplier<? extends Throwable> cause, List<IoOp<?>> finished) {
+        synchronized (this) {
+            detached = true;
+            failAllLocked(cause, finished);
+            if (key != null) {
+                key.cancel();
+            }
+        }
+    }
+
+    private void failAllLocked(Supplier<? extends Throwable> cause, List<IoOp<?>> finished) {
+        failLocked(read, cause, finished);
+        failLocked(write, cause, finished);
+        failLocked(acceptOrConnect, cause, finished);
+        for (int i = readies.size() - 1; i >= 0; i--) {
+            failLocked(readies.get(i), cause, finished);
+        }
+    }
+
+    private void failLocked(IoOp<?> op, Supplier<? extends Throwable> cause, List<IoOp<?>> finished) {
+        if (op != null && op.phase == IoOp.PENDING) {
+            op.finishExceptionally(cause.get());
+            clear(op);
+            finished.add(op);
+        }
+    }
+
+    /** The sweep for channels closed directly (IO8): only reads the channel's flag. */
+    boolean isClosedDirectly() {
+        return !channel.isOpen();
+    }
+}

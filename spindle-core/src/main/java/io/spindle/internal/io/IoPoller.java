@@ -1,0 +1,392 @@
+package io.spindle.internal.io;
+
+import io.spindle.internal.registry.WorkerThread;
+import io.spindle.internal.sleep.Blocker;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * One worker's poller (EMPER's per-worker IoContext, IO2): a {@link Selector} opened on first use, the channels whose
+ * home it is, and the worker's {@link Blocker}. A worker that holds IO blocks in its selector, so that one wait
+ * returns on its own IO or on a wake-up (IO5); one that holds none parks, as before. The invariants IO1..IO10 cited
+ * here are in this package's {@code package-info.java}.
+ */
+public final class IoPoller implements Blocker {
+    /** {@link #mode}: the owner is not inside {@link #block()}. */
+    private static final int RUNNING = 0;
+    /** {@link #mode}: the owner parks (it holds no IO). */
+    private static final int PARKED = 1;
+    /** {@link #mode}: the owner blocks in its selector. */
+    private static final int SELECTING = 2;
+
+    private static final VarHandle MODE;
+    private static final VarHandle WAKE_PENDING;
+    private static final VarHandle PENDING_OPS;
+    private static final VarHandle LAST_POLL;
+    private static final VarHandle POLLS;
+    private static final VarHandle READY_EVENTS;
+    private static final VarHandle IO_WAKEUPS;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            MODE = l.findVarHandle(IoPoller.class, "mode", int.class);
+            WAKE_PENDING = l.findVarHandle(IoPoller.class, "wakePending", boolean.class);
+            PENDING_OPS = l.findVarHandle(IoPoller.class, "pendingOps", int.class);
+            LAST_POLL = l.findVarHandle(IoPoller.class, "lastPollNanos", long.class);
+            POLLS = l.findVarHandle(IoPoller.class, "polls", long.class);
+            READY_EVENTS = l.findVarHandle(IoPoller.class, "readyEvents", long.class);
+            IO_WAKEUPS = l.findVarHandle(IoPoller.class, "ioWakeups", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Jobs between two non-blocking polls of a busy worker that holds IO (IO7; Cats Effect 64, Tokio 61). */
+    public static final int JOBS_PER_BUSY_POLL = 64;
+
+    final PoolIoImpl io;
+    final int index;
+
+    @SuppressWarnings("unused")
+    private long p00, p01, p02, p03, p04, p05, p06, p07;
+    /** IO10: RUNNING, PARKED or SELECTING; the owner writes it around each block, wakers read it. */
+    private volatile int mode = RUNNING;
+    /** IO10: an unblock() not yet consumed by a block(); wakers set it, the owner's next block() clears it. */
+    private volatile boolean wakePending;
+    /** IO5: operations pending on channels whose home this is; any thread that places or finishes one. */
+    private volatile int pendingOps;
+    /** When the owner (or the watchdog for it) last polled: the watchdog's measure of starvation (IO7). */
+    private volatile long lastPollNanos;
+    @SuppressWarnings("unused")
+    private long p10, p11, p12, p13, p14, p15, p16, p17;
+
+    private volatile Thread owner;     // bound at the owner's first block or poll
+    private volatile Selector selector; // opened by the first registration (IO2), closed with the pool
+    /** Channels other threads gave this home: the owner registers them (IO2), or the watchdog for a busy owner. */
+    private final ConcurrentLinkedQueue<ChannelState> interestRequests = new ConcurrentLinkedQueue<>();
+    /** Held by whoever selects: the owner's blocking or busy poll, or the watchdog's poll for a busy owner (IO7). */
+    private final ReentrantLock pollLock = new ReentrantLock();
+    /** Owner only: keys its blocking select reported, handled once it left its sleep ({@link #processReady}). */
+    private final ArrayList<SelectionKey> readyKeys = new ArrayList<>();
+    private final Consumer<SelectionKey> collectReady = this::collect;
+    /** Owner only: HINT_PIPE's pipe is part of this worker's wait (H9); its key here, registered on first watch. */
+    private boolean watchingPipe;
+    private SelectionKey pipeKey;
+    /** Owner only: its blocking select found a channel closed directly (IO8); the next processReady sweeps. */
+    private boolean sweepDue;
+    private int jobsSincePoll; // owner only (IO7)
+    private long polls;        // lock holder writes (opaque), statistics read
+    private long readyEvents;  // likewise
+    private long ioWakeups;    // owner writes (opaque): sleeps its own IO ended
+
+    IoPoller(PoolIoImpl io, int index) {
+        this.io = io;
+        this.index = index;
+    }
+
+    // --- the Blocker: how the owner sleeps (IO5, IO10) --------------------------------------------------------------
+
+    @Override
+    public void block() {
+        Thread me = Thread.currentThread();
+        if (owner != me) {
+            owner = me; // volatile: read by wakers after they saw us registered as a sleeper
+        }
+        boolean select = watchingPipe || holdsIo();
+        // IO10: mode before the wake flag (store, then RMW: both volatile). A waker sets the flag, then reads the mode:
+        // either it sees our mode and wakes that wait, or our getAndSet sees its flag and we do not wait at all.
+        MODE.setVolatile(this, select ? SELECTING : PARKED);
+        try {
+            if ((boolean) WAKE_PENDING.getAndSet(this, false)) { // volatile RMW: consume the pending wake-up
+                return;
+            }
+            if (select) {
+                selectUntilWoken();
+            } else {
+                LockSupport.park(this);
+            }
+        } finally {
+            MODE.setVolatile(this, RUNNING); // volatile: wakers from now on skip the syscall (IO10)
+        }
+    }
+
+    @Override
+    public void unblock() {
+        // IO10: one wake-up per sleep. While the flag stays set the owner is awake or about to return, so later wakers
+        // make no syscall; the owner clears it only as it next blocks.
+        if (!(boolean) WAKE_PENDING.getAndSet(this, true)) { // volatile RMW, before the mode's load (Dekker)
+            int m = (int) MODE.getVolatile(this);
+            if (m == SELECTING) {
+                Selector s = selector;
+                if (s != null) {
+                    s.wakeup(); // sticky: a select that has not started yet returns at once
+                }
+            } else if (m == PARKED) {
+                LockSupport.unpark(owner); // a permit: a park that has not started yet returns at once
+            }
+        }
+    }
+
+    /**
+     * IO5's third leg: the owner's own IO (ready keys, a registration another thread handed it, a channel closed
+     * directly) ends its sleep without a waker. The sleep protocol then takes its own registration back.
+     */
+    @Override
+    public boolean ownEventsReady() {
+        return !readyKeys.isEmpty() || sweepDue || !interestRequests.isEmpty();
+    }
+
+    private void collect(SelectionKey key) {
+        if (key.attachment() instanceof ChannelState) {
+            readyKeys.add(key); // the hint pipe's key is the protocol's to read (H9): its readiness just ends select
+        }
+    }
+
+    /** HINT_PIPE (H9): the hint pipe joins this worker's wait, or leaves it. Owner only. */
+    @Override
+    public void watch(java.nio.channels.SelectableChannel source, boolean on) {
+        if (on == watchingPipe) {
+            return;
+        }
+        try {
+            if (pipeKey == null) {
+                pipeKey = source.register(ownSelector(), on ? SelectionKey.OP_READ : 0); // no attachment: not IO
+            } else {
+                pipeKey.interestOps(on ? SelectionKey.OP_READ : 0);
+            }
+        } catch (java.nio.channels.ClosedChannelException e) {
+            throw new IllegalStateException("the hint pipe is closed", e); // only after every worker exited
+        }
+        watchingPipe = on;
+    }
+
+    /** Whether this worker holds IO: it then blocks in its selector, and polls while busy (IO5, IO7). */
+    public boolean holdsIo() {
+        return pendingOps > 0 || !interestRequests.isEmpty();
+    }
+
+    private void selectUntilWoken() {
+        Selector sel = ownSelector();
+        applyInterestRequests(sel, null); // registration only: nothing finishes here but failures, queued later
+        pollLock.lock(); // the watchdog holds it only for a selectNow (IO7)
+        try {
+            // IO8: wake at least every DIRECT_CLOSE_NOTICE_MILLIS to notice channels closed directly. An interrupt
+            // ends the select at once and stays set: the sleep protocol's loop clears and restores it (SPEC §1).
+            sel.select(collectReady, io.sweepMillis());
+            countPoll();
+        } catch (IOException e) {
+            throw new UncheckedIOException("selector failed", e);
+        } finally {
+            pollLock.unlock();
+        }
+        if (!readyKeys.isEmpty()) {
+            IO_WAKEUPS.setOpaque(this, ioWakeups + 1); // opaque: owner-only counter, statistics read it
+        } else if (io.anyClosedDirectly(this)) {
+            sweepDue = true;
+        }
+    }
+
+    // --- the owner's side: handling what is ready -------------------------------------------------------------------
+
+    /**
+     * Owner, in its idle search (outside every sleep step): registers what other threads handed it, steps the
+     * operations its last blocking select found ready and sweeps closed channels; finished operations go onto its
+     * deque, where others can steal them (IO1).
+     */
+    public void processReady(WorkerThread worker) {
+        if (readyKeys.isEmpty() && !sweepDue && interestRequests.isEmpty()) {
+            return;
+        }
+        List<IoOp<?>> finished = new ArrayList<>();
+        Selector sel = selector;
+        if (sel != null || !interestRequests.isEmpty()) {
+            applyInterestRequests(ownSelector(), finished);
+        }
+        for (int i = 0; i < readyKeys.size(); i++) {
+            handleReadyKey(readyKeys.get(i), finished);
+        }
+        readyKeys.clear();
+        if (sweepDue) {
+            sweepDue = false;
+            io.sweepClosed(this, finished);
+        }
+        io.queueFinished(finished, worker);
+    }
+
+    /** Owner, after each job: every JOBS_PER_BUSY_POLL jobs, a worker that holds IO polls without blocking (IO7). */
+    public void afterJob(WorkerThread worker) {
+        if (++jobsSincePoll >= JOBS_PER_BUSY_POLL) {
+            jobsSincePoll = 0;
+            if (holdsIo()) {
+                pollNow(worker);
+            }
+        }
+    }
+
+    /** A job starts on the owner: if it holds IO, the watchdog must be awake to poll for it if the job runs long. */
+    public void jobStarting() {
+        if (pendingOps > 0) { // volatile read: one load per job, and only a pool that does IO goes further
+            io.watchdog().ownerBusy();
+        }
+    }
+
+    /**
+     * A non-blocking poll: by the owner while busy, or by the watchdog for a busy owner (IO7). Skipped if someone
+     * else is polling (a failed try is not lost: the watchdog tries again at its next tick while the owner stays busy).
+     *
+     * @param worker the polling worker, whose deque gets the finished operations; null for the watchdog (injector)
+     */
+    void pollNow(WorkerThread worker) {
+        if (selector == null && interestRequests.isEmpty()) {
+            return;
+        }
+        if (!pollLock.tryLock()) {
+            return;
+        }
+        List<IoOp<?>> finished = new ArrayList<>();
+        try {
+            Selector sel = ownSelector();
+            applyInterestRequests(sel, finished);
+            sel.selectNow(key -> handleReadyKey(key, finished));
+            countPoll();
+            if (io.anyClosedDirectly(this)) {
+                io.sweepClosed(this, finished);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("selector failed", e);
+        } finally {
+            pollLock.unlock();
+        }
+        io.queueFinished(finished, worker);
+    }
+
+    private void handleReadyKey(SelectionKey key, List<IoOp<?>> finished) {
+        READY_EVENTS.setOpaque(this, readyEvents + 1); // opaque: written by the lock holder or the owner; statistics
+        Object state = key.attachment();
+        if (!(state instanceof ChannelState)) {
+            return; // a key of the sleep protocol's own (HINT_PIPE's hint pipe), read by the protocol itself
+        }
+        int ready;
+        try {
+            ready = key.readyOps();
+        } catch (java.nio.channels.CancelledKeyException e) {
+            return; // closed directly or detached: the sweep or the detacher finished its operations
+        }
+        ((ChannelState) state).onReady(ready, finished);
+    }
+
+    private void applyInterestRequests(Selector sel, List<IoOp<?>> finished) {
+        List<IoOp<?>> failures = finished != null ? finished : new ArrayList<>();
+        for (ChannelState s; (s = interestRequests.poll()) != null; ) {
+            s.applyInterest(sel, failures);
+        }
+        if (finished == null && !failures.isEmpty()) {
+            io.queueFinished(failures, null); // inside a sleep step: never push there, inject (IO1)
+        }
+    }
+
+    private void countPoll() {
+        LAST_POLL.setOpaque(this, System.nanoTime()); // opaque: the watchdog's estimate, no ordering needed
+        POLLS.setOpaque(this, polls + 1);
+    }
+
+    // --- other threads ----------------------------------------------------------------------------------------------
+
+    /**
+     * A channel homed here needs interest: the owner registers it at once if it is the caller; otherwise the request
+     * is queued and the owner woken, wherever it sleeps (IO2, IO10).
+     */
+    void requestInterest(ChannelState state) {
+        if (Thread.currentThread() == owner && !pollLock.isHeldByCurrentThread()) {
+            List<IoOp<?>> failures = new ArrayList<>(0);
+            state.applyInterest(ownSelector(), failures);
+            io.queueFinished(failures, WorkerThread.current());
+            return;
+        }
+        interestRequests.add(state); // the queue's own publication (a volatile CAS), before unblock's RMW (IO10)
+        unblock();
+    }
+
+    void operationPlaced() {
+        PENDING_OPS.getAndAdd(this, 1); // volatile RMW: read by the owner's holdsIo and the watchdog
+    }
+
+    void operationLeft() {
+        PENDING_OPS.getAndAdd(this, -1); // volatile RMW
+    }
+
+    int pendingOps() {
+        return pendingOps;
+    }
+
+    long lastPollNanos() {
+        return (long) LAST_POLL.getOpaque(this);
+    }
+
+    /** The selector, opened on first use by whichever thread first needs it (IO2: one per worker, for ever). */
+    private Selector ownSelector() {
+        Selector s = selector;
+        if (s == null) {
+            synchronized (this) {
+                s = selector;
+                if (s == null) {
+                    try {
+                        s = Selector.open();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException("cannot open a selector for worker " + index, e);
+                    }
+                    selector = s; // volatile: wakers read it after the mode
+                }
+            }
+        }
+        return s;
+    }
+
+    /** For HINT_PIPE: the selector the owner blocks in, so that the hint pipe can be watched there too. */
+    public Selector selectorForHints() {
+        return ownSelector();
+    }
+
+    /** The pool terminated: the selector is released (its channels are the callers'; their keys go with it). */
+    void close() {
+        Selector s = selector;
+        if (s != null) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // the descriptor is released either way
+            }
+        }
+    }
+
+    // --- statistics -------------------------------------------------------------------------------------------------
+
+    long polls() {
+        return (long) POLLS.getOpaque(this);
+    }
+
+    long readyEvents() {
+        return (long) READY_EVENTS.getOpaque(this);
+    }
+
+    long ioWakeups() {
+        return (long) IO_WAKEUPS.getOpaque(this);
+    }
+
+    /** For the sweep: whether {@code channel}'s home is this poller. */
+    boolean isHomeOf(ChannelState state) {
+        return state.home == this;
+    }
+}
