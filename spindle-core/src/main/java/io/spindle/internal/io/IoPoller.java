@@ -87,6 +87,7 @@ public final class IoPoller implements Blocker {
     /** Owner only: its blocking select found a channel closed directly (IO8); the next processReady sweeps. */
     private boolean sweepDue;
     private int jobsSincePoll; // owner only (IO7)
+    private long nextSweepNanos; // poll-lock holder: when the next look for channels closed directly is due (IO8)
     private long polls;        // lock holder writes (opaque), statistics read
     private long readyEvents;  // likewise
     private long ioWakeups;    // owner writes (opaque): sleeps its own IO ended
@@ -94,6 +95,7 @@ public final class IoPoller implements Blocker {
     IoPoller(PoolIoImpl io, int index) {
         this.io = io;
         this.index = index;
+        this.nextSweepNanos = System.nanoTime(); // nanoTime's origin is arbitrary: deadlines are relative to it
     }
 
     // --- the Blocker: how the owner sleeps (IO5, IO10) --------------------------------------------------------------
@@ -182,10 +184,13 @@ public final class IoPoller implements Blocker {
         applyInterestRequests(sel, null); // registration only: nothing finishes here but failures, queued later
         pollLock.lock(); // the watchdog holds it only for a selectNow (IO7)
         try {
-            // IO8: wake at least every DIRECT_CLOSE_NOTICE_MILLIS to notice channels closed directly. An interrupt
-            // ends the select at once and stays set: the sleep protocol's loop clears and restores it (SPEC §1).
-            sel.select(collectReady, io.sweepMillis());
+            // IO8: wake by the next sweep at the latest, to notice channels closed directly. An interrupt ends the
+            // select at once and stays set: the sleep protocol's loop clears and restores it (SPEC §1).
+            sel.select(collectReady, Math.max(1L, (nextSweepNanos - System.nanoTime()) / 1_000_000L));
             countPoll();
+            if (sweepIsDue() && io.anyClosedDirectly(this)) {
+                sweepDue = true;
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("selector failed", e);
         } finally {
@@ -193,8 +198,6 @@ public final class IoPoller implements Blocker {
         }
         if (!readyKeys.isEmpty()) {
             IO_WAKEUPS.setOpaque(this, ioWakeups + 1); // opaque: owner-only counter, statistics read it
-        } else if (io.anyClosedDirectly(this)) {
-            sweepDue = true;
         }
     }
 
@@ -261,8 +264,8 @@ public final class IoPoller implements Blocker {
             applyInterestRequests(sel, finished);
             sel.selectNow(key -> handleReadyKey(key, finished));
             countPoll();
-            if (io.anyClosedDirectly(this)) {
-                io.sweepClosed(this, finished);
+            if (sweepIsDue()) {
+                io.sweepClosed(this, finished); // IO8
             }
         } catch (IOException e) {
             throw new UncheckedIOException("selector failed", e);
@@ -295,6 +298,16 @@ public final class IoPoller implements Blocker {
         if (finished == null && !failures.isEmpty()) {
             io.queueFinished(failures, null); // inside a sleep step: never push there, inject (IO1)
         }
+    }
+
+    /** IO8, poll-lock holder: at most one look for channels closed directly per DIRECT_CLOSE_NOTICE_MILLIS. */
+    private boolean sweepIsDue() {
+        long now = System.nanoTime();
+        if (now - nextSweepNanos < 0) {
+            return false;
+        }
+        nextSweepNanos = now + io.sweepMillis() * 1_000_000L;
+        return true;
     }
 
     private void countPoll() {

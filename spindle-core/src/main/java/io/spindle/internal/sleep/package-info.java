@@ -119,9 +119,17 @@
  *       leaves AWAKE, PREPARING and NOTIFIED; only the claiming waker leaves WAKING, retrying its steps until done
  *       (E4 in the registry's package-info). Rayon holds a lock from registration to the wait for this; the word
  *       replaces the lock, the condition's node and the unlock's unpark with a CAS and an unpark.
- *       {@code Blocker} is only the mechanism under the word ({@code ParkingBlocker}: {@code LockSupport}), so a
- *       worker that owns IO can block in its selector instead. Spin: {@code spindle-verification/model/jec.pml},
- *       variant {@code WAKER_SKIPS_PREPARING}; jcstress: {@code WorkerSleepStateClaimTest}.</dd>
+ *       {@code Blocker} is only the mechanism under the word ({@code ParkingBlocker}: {@code LockSupport}; in a pool,
+ *       the worker's IO poller, which selects while the worker holds IO: internal/io, IO5 and IO10). Spin:
+ *       {@code spindle-verification/model/jec.pml}, variant {@code WAKER_SKIPS_PREPARING}; jcstress:
+ *       {@code WorkerSleepStateClaimTest}.</dd>
+ *   <dt>J7 - the owner's own IO ends a sleep, counted once (the three-way race).</dt>
+ *   <dd>A worker blocked in its selector may return because its own IO is ready, with no waker
+ *       ({@code Blocker.ownEventsReady()}). It then takes BLOCKED back to AWAKE by CAS, exactly as a failed block
+ *       does, and undoes its own sleeping count; a waker that claimed it first (BLOCKED to WAKING) took the count, and
+ *       the owner waits for that waker's AWAKE as for any wake-up. The kernel, the notifier and the worker race, and
+ *       the one CAS out of BLOCKED decides who undoes the count (Cats Effect's fix for the same race is a per-worker
+ *       state that the notifier swaps).</dd>
  * </dl>
  *
  * <h2>Posting work and whom to wake</h2>
@@ -208,6 +216,13 @@
  *       asleep: one volatile load, no write.</dd>
  *   <dt>S6 - a worker gives the sleepy role up whenever it leaves the idle loop or gives up sleeping.</dt>
  *   <dd>Otherwise no other worker could get sleepy, and none would ever fall asleep.</dd>
+ *   <dt>S7 - in a pool, each sleeper blocks on its own blocker (its IO poller).</dt>
+ *   <dd>A condition's wait cannot also wait for a selector, so a pool's sleepers do what the wait does, spelled out:
+ *       under the lock a sleeper marks itself, unlocks and blocks on its blocker; a tickle moves the generation and
+ *       unblocks every marked sleeper under the lock; the blocker keeps an unblock that comes before the block (its
+ *       contract), so none is lost between the unlock and the block, and S4's generation rule is unchanged. A sleeper
+ *       whose own IO is ready leaves on its own; the sleeping bit may stay set, and the next tickle wakes the others
+ *       for nothing, which the legacy protocol allows.</dd>
  * </dl>
  * Latches: L1 as above; the latch's owner sleeps on the shared condition, and a set latch's tickle wakes it (and, as
  * the seed says, everyone else).
@@ -282,6 +297,13 @@
  *       work came first) sends the wake-up on as the notifier would have: {@code notifyAnywhere(1)} for the injector,
  *       {@code notifyInternal(1)} naming the same deque. {@code IdleState.reset} drops any hint, so none survives into
  *       a later search. Spin: {@code spindle-verification/model/hint.pml} with {@code USER_BLOCK}.</dd>
+ *   <dt>H9 - in a pool, one wait for a hint, a wake request and the worker's own IO.</dt>
+ *   <dd>Every worker blocks on its own blocker (its IO poller), and the watcher watches the hint pipe inside that same
+ *       wait: the pipe's source is registered in each worker's selector too, with interest only while that worker
+ *       watches, set before it takes its position and cleared before it gives the watch up (H6). Wakers unblock the
+ *       worker's blocker instead of unparking it. A worker whose own IO ends its wait reads no hint and leaves as a
+ *       worker woken by a wake request does: it retracts its registration if the count is positive, else a hint is
+ *       on its way and it reads it when it next blocks (H2), so the count changes once whoever wins.</dd>
  * </dl>
  * Resources: the pipe and selector are released by {@code SleepProtocol.close()}, which the pool calls once every
  * worker has exited (a failed build counts the workers it never started as exited).
