@@ -25,9 +25,17 @@ import java.util.Objects;
  * @param workers        one entry per worker, element {@code i} for worker {@code i}; unmodifiable
  * @param promotions     join halves the workers' lazy joins made stealable at a heartbeat (SPEC §7); 0 with eager
  *                       joins
+ * @param ioPolls        polls of the workers' IO selectors (SPEC §6), summed over the workers
+ * @param ioReadyEvents  ready channels those polls reported, summed over the workers
+ * @param ioWakeups      sleeps that a worker's own IO ended (no waker), summed over the workers: with
+ *                       {@code wakeups}, the wake-ups caused by IO against those caused by work
+ * @param ioWatchdogPolls polls the IO watchdog made for workers busy with a long job while holding IO (also counted in
+ *                       their {@code ioPolls}); what those polls finished enters through the injector and is counted in
+ *                       {@code injected}
  */
 public record PoolStats(long jobsExecuted, long steals, long injected, long sleeps, long wakeups,
-                        long injectorQueued, List<WorkerStats> workers, long promotions) {
+                        long injectorQueued, List<WorkerStats> workers, long promotions, long ioPolls,
+                        long ioReadyEvents, long ioWakeups, long ioWatchdogPolls) {
 
     /**
      * Checks the arguments and keeps an unmodifiable copy of {@code workers}.
@@ -40,10 +48,32 @@ public record PoolStats(long jobsExecuted, long steals, long injected, long slee
      * @param injectorQueued jobs waiting in the injector
      * @param workers        the per-worker figures, element {@code i} for worker {@code i}
      * @param promotions     join halves promoted, summed over the workers
+     * @param ioPolls        IO selector polls, summed over the workers
+     * @param ioReadyEvents  ready channels, summed over the workers
+     * @param ioWakeups      sleeps ended by the sleeper's own IO, summed over the workers
+     * @param ioWatchdogPolls the IO watchdog's polls for busy workers
      * @throws NullPointerException if {@code workers} or one of its elements is null
      */
     public PoolStats {
         workers = List.copyOf(Objects.requireNonNull(workers, "workers"));
+    }
+
+    /**
+     * As the canonical constructor, with no IO.
+     *
+     * @param jobsExecuted   jobs run from a queue, summed over the workers
+     * @param steals         jobs taken from another worker's deque, summed over the workers
+     * @param injected       jobs submitted from outside the pool
+     * @param sleeps         times a worker blocked, summed over the workers
+     * @param wakeups        times a blocked worker was woken, summed over the workers
+     * @param injectorQueued jobs waiting in the injector
+     * @param workers        the per-worker figures, element {@code i} for worker {@code i}
+     * @param promotions     join halves promoted, summed over the workers
+     * @throws NullPointerException if {@code workers} or one of its elements is null
+     */
+    public PoolStats(long jobsExecuted, long steals, long injected, long sleeps, long wakeups, long injectorQueued,
+                     List<WorkerStats> workers, long promotions) {
+        this(jobsExecuted, steals, injected, sleeps, wakeups, injectorQueued, workers, promotions, 0L, 0L, 0L, 0L);
     }
 
     /**
@@ -79,7 +109,8 @@ public record PoolStats(long jobsExecuted, long steals, long injected, long slee
     }
 
     /**
-     * Returns the totals on the first line, then one line per worker, for example:
+     * Returns the totals on the first line, then one line per worker (with the IO counters appended for a pool that
+     * did IO), for example:
      * <pre>
      * PoolStats[jobsExecuted=1201, steals=598, injected=3, sleeps=14, wakeups=12, queued=0, injectorQueued=0,
      *           promotions=40]
@@ -99,8 +130,14 @@ public record PoolStats(long jobsExecuted, long steals, long injected, long slee
                 .append(", wakeups=").append(wakeups)
                 .append(", queued=").append(queued())
                 .append(", injectorQueued=").append(injectorQueued)
-                .append(", promotions=").append(promotions)
-                .append(']');
+                .append(", promotions=").append(promotions);
+        if (ioPolls != 0 || ioReadyEvents != 0 || ioWakeups != 0 || ioWatchdogPolls != 0) {
+            sb.append(", ioPolls=").append(ioPolls)
+                    .append(", ioReadyEvents=").append(ioReadyEvents)
+                    .append(", ioWakeups=").append(ioWakeups)
+                    .append(", ioWatchdogPolls=").append(ioWatchdogPolls);
+        }
+        sb.append(']');
         for (WorkerStats w : workers) {
             sb.append("\n  ").append(w);
         }

@@ -1,5 +1,6 @@
 package io.spindle.internal.io;
 
+import io.spindle.internal.job.Job;
 import io.spindle.internal.registry.WorkerThread;
 import io.spindle.internal.sleep.Blocker;
 
@@ -30,8 +31,6 @@ public final class IoPoller implements Blocker {
     /** {@link #mode}: the owner blocks in its selector. */
     private static final int SELECTING = 2;
 
-    private static final VarHandle MODE;
-    private static final VarHandle WAKE_PENDING;
     private static final VarHandle PENDING_OPS;
     private static final VarHandle LAST_POLL;
     private static final VarHandle POLLS;
@@ -41,8 +40,6 @@ public final class IoPoller implements Blocker {
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            MODE = l.findVarHandle(IoPoller.class, "mode", int.class);
-            WAKE_PENDING = l.findVarHandle(IoPoller.class, "wakePending", boolean.class);
             PENDING_OPS = l.findVarHandle(IoPoller.class, "pendingOps", int.class);
             LAST_POLL = l.findVarHandle(IoPoller.class, "lastPollNanos", long.class);
             POLLS = l.findVarHandle(IoPoller.class, "polls", long.class);
@@ -61,10 +58,10 @@ public final class IoPoller implements Blocker {
 
     @SuppressWarnings("unused")
     private long p00, p01, p02, p03, p04, p05, p06, p07;
-    /** IO10: RUNNING, PARKED or SELECTING; the owner writes it around each block, wakers read it. */
-    private volatile int mode = RUNNING;
-    /** IO10: an unblock() not yet consumed by a block(); wakers set it, the owner's next block() clears it. */
-    private volatile boolean wakePending;
+    /** IO10, guarded by this poller's monitor: RUNNING, PARKED or SELECTING, written by the owner around each block. */
+    private int mode = RUNNING;
+    /** IO10, guarded by this poller's monitor: an unblock() not yet consumed by a block(). */
+    private boolean wakePending;
     /** IO5: operations pending on channels whose home this is; any thread that places or finishes one. */
     private volatile int pendingOps;
     /** When the owner (or the watchdog for it) last polled: the watchdog's measure of starvation (IO7). */
@@ -72,7 +69,7 @@ public final class IoPoller implements Blocker {
     @SuppressWarnings("unused")
     private long p10, p11, p12, p13, p14, p15, p16, p17;
 
-    private volatile Thread owner;     // bound at the owner's first block or poll
+    private volatile Thread owner;     // bound as the worker is built (bindOwner)
     private volatile Selector selector; // opened by the first registration (IO2), closed with the pool
     /** Channels other threads gave this home: the owner registers them (IO2), or the watchdog for a busy owner. */
     private final ConcurrentLinkedQueue<ChannelState> interestRequests = new ConcurrentLinkedQueue<>();
@@ -92,6 +89,11 @@ public final class IoPoller implements Blocker {
     private long readyEvents;  // likewise
     private long ioWakeups;    // owner writes (opaque): sleeps its own IO ended
 
+    /** The worker this poller belongs to, bound as it is built: requestInterest compares the caller with it. */
+    public void bindOwner(Thread worker) {
+        owner = worker;
+    }
+
     IoPoller(PoolIoImpl io, int index) {
         this.io = io;
         this.index = index;
@@ -102,41 +104,55 @@ public final class IoPoller implements Blocker {
 
     @Override
     public void block() {
-        Thread me = Thread.currentThread();
-        if (owner != me) {
-            owner = me; // volatile: read by wakers after they saw us registered as a sleeper
-        }
         boolean select = watchingPipe || holdsIo();
-        // IO10: mode before the wake flag (store, then RMW: both volatile). A waker sets the flag, then reads the mode:
-        // either it sees our mode and wakes that wait, or our getAndSet sees its flag and we do not wait at all.
-        MODE.setVolatile(this, select ? SELECTING : PARKED);
-        try {
-            if ((boolean) WAKE_PENDING.getAndSet(this, false)) { // volatile RMW: consume the pending wake-up
+        Selector sel = select ? ownSelector() : null; // open before SELECTING is visible: a waker wakes it
+        // IO10: the mode and the wake flag change together under this poller's monitor, so a waker either sees the mode
+        // we block in and wakes that wait, or we see its flag here and do not wait at all. A monitor, not VarHandles:
+        // it takes no call, so a waker at the stack's edge (E4: it retries its unblock until done, at that depth) needs
+        // no deeper stack than the unpark it replaced.
+        synchronized (this) {
+            if (wakePending) {
+                wakePending = false; // consumed: an unblock since our last block
                 return;
             }
+            mode = select ? SELECTING : PARKED;
+        }
+        try {
             if (select) {
-                selectUntilWoken();
+                selectUntilWoken(sel);
             } else {
                 LockSupport.park(this);
             }
         } finally {
-            MODE.setVolatile(this, RUNNING); // volatile: wakers from now on skip the syscall (IO10)
+            synchronized (this) {
+                mode = RUNNING; // wakers from now on leave the flag for our next block and make no syscall
+            }
         }
     }
 
     @Override
     public void unblock() {
-        // IO10: one wake-up per sleep. While the flag stays set the owner is awake or about to return, so later wakers
-        // make no syscall; the owner clears it only as it next blocks.
-        if (!(boolean) WAKE_PENDING.getAndSet(this, true)) { // volatile RMW, before the mode's load (Dekker)
-            int m = (int) MODE.getVolatile(this);
+        int m;
+        synchronized (this) { // IO10: one wake-up per sleep; while the flag is set, later wakers make no syscall
+            if (wakePending) {
+                return;
+            }
+            wakePending = true;
+            m = mode;
+        }
+        boolean delivered = false;
+        try {
             if (m == SELECTING) {
-                Selector s = selector;
-                if (s != null) {
-                    s.wakeup(); // sticky: a select that has not started yet returns at once
-                }
+                selector.wakeup(); // sticky: a select that has not started yet returns at once (set before SELECTING)
             } else if (m == PARKED) {
                 LockSupport.unpark(owner); // a permit: a park that has not started yet returns at once
+            }
+            delivered = true;
+        } finally {
+            if (!delivered) {
+                synchronized (this) {
+                    wakePending = false; // E4: the caller retries, and its retry must deliver, not find the flag set
+                }
             }
         }
     }
@@ -179,9 +195,10 @@ public final class IoPoller implements Blocker {
         return pendingOps > 0 || !interestRequests.isEmpty();
     }
 
-    private void selectUntilWoken() {
-        Selector sel = ownSelector();
-        applyInterestRequests(sel, null); // registration only: nothing finishes here but failures, queued later
+    private void selectUntilWoken(Selector sel) {
+        if (!interestRequests.isEmpty()) {
+            return; // own events: the owner leaves its sleep and registers them in processReady, outside the protocol
+        }
         pollLock.lock(); // the watchdog holds it only for a selectNow (IO7)
         try {
             // IO8: wake by the next sweep at the latest, to notice channels closed directly. An interrupt ends the
@@ -205,18 +222,19 @@ public final class IoPoller implements Blocker {
 
     /**
      * Owner, in its idle search (outside every sleep step): registers what other threads handed it, steps the
-     * operations its last blocking select found ready and sweeps closed channels; finished operations go onto its
-     * deque, where others can steal them (IO1).
+     * operations its last blocking select found ready and sweeps closed channels. One finished operation is returned
+     * for the caller to run at once; the others go onto its deque, where others can steal them (IO1). Returning one
+     * instead of pushing it spares a protocol notification per completion: a worker woken by its own IO would
+     * otherwise wake a second worker for the very job it is about to pop.
+     *
+     * @return a finished operation's job to run now, or null
      */
-    public void processReady(WorkerThread worker) {
+    public Job processReady(WorkerThread worker) {
         if (readyKeys.isEmpty() && !sweepDue && interestRequests.isEmpty()) {
-            return;
+            return null;
         }
         List<IoOp<?>> finished = new ArrayList<>();
-        Selector sel = selector;
-        if (sel != null || !interestRequests.isEmpty()) {
-            applyInterestRequests(ownSelector(), finished);
-        }
+        applyInterestRequests(ownSelector(), finished);
         for (int i = 0; i < readyKeys.size(); i++) {
             handleReadyKey(readyKeys.get(i), finished);
         }
@@ -225,7 +243,12 @@ public final class IoPoller implements Blocker {
             sweepDue = false;
             io.sweepClosed(this, finished);
         }
+        if (finished.isEmpty()) {
+            return null;
+        }
+        IoOp<?> first = finished.remove(finished.size() - 1);
         io.queueFinished(finished, worker);
+        return first;
     }
 
     /** Owner, after each job: every JOBS_PER_BUSY_POLL jobs, a worker that holds IO polls without blocking (IO7). */
@@ -291,12 +314,8 @@ public final class IoPoller implements Blocker {
     }
 
     private void applyInterestRequests(Selector sel, List<IoOp<?>> finished) {
-        List<IoOp<?>> failures = finished != null ? finished : new ArrayList<>();
         for (ChannelState s; (s = interestRequests.poll()) != null; ) {
-            s.applyInterest(sel, failures);
-        }
-        if (finished == null && !failures.isEmpty()) {
-            io.queueFinished(failures, null); // inside a sleep step: never push there, inject (IO1)
+            s.applyInterest(sel, finished);
         }
     }
 

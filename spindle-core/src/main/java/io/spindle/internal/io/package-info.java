@@ -66,12 +66,18 @@
  *       operation that started concurrently placed itself (under its channel's monitor) before it reads the IO flag,
  *       so either the sweep finds it or it fails itself.</dd>
  *   <dt>IO10 One wake-up per sleep, delivered where the owner waits.</dt>
- *   <dd>{@code unblock()} sets the poller's wake flag with a volatile swap and, only if it was clear, reads the owner's
- *       mode (volatile) and wakes that wait: {@code Selector.wakeup()} when selecting, {@code unpark} when parked,
- *       nothing when running. The owner stores its mode, then swaps the flag clear and returns at once if it was set.
- *       Store-then-load on both sides (all volatile): either the waker sees the mode and wakes that wait, or the owner
- *       sees the flag. While the flag stays set (from a wake-up until the owner's next block), further wakers make no
- *       syscall: {@code Selector.wakeup()} is a syscall and a lock, deduplicated as Netty does.</dd>
+ *   <dd>The poller's wake flag and the owner's mode (RUNNING, PARKED, SELECTING) change together under the poller's
+ *       monitor. {@code unblock()} sets the flag and, only if it was clear, wakes the wait the mode names:
+ *       {@code Selector.wakeup()} when selecting, {@code unpark} when parked, nothing when running (the owner's next
+ *       block finds the flag and returns at once). The owner consumes the flag or sets its mode in one critical
+ *       section, so either the waker sees the mode and wakes that wait (both wake-ups are sticky), or the owner sees
+ *       the flag. While the flag stays set, from a wake-up until the owner's next block, further wakers make no
+ *       syscall: {@code Selector.wakeup()} is a syscall and a lock, deduplicated as Netty does. A monitor rather than
+ *       VarHandles because it takes no call: a waker that overflows its stack retries its unblock at the same depth
+ *       until done (E4 in the registry's package-info), which a parking worker's unblock (a monitor and an unpark)
+ *       allows as the plain unpark did; a delivery that throws clears the flag again so that the retry delivers. A
+ *       selecting worker's {@code wakeup()} is a few frames deeper than the counters' step, so at the very edge of a
+ *       waker's stack its retry could go on for as long as the waker stays at that depth.</dd>
  * </dl>
  *
  * <h2>What it does not do</h2>

@@ -802,17 +802,25 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         long sleeps = 0;
         long wakeups = 0;
         long promotions = 0;
+        long ioPolls = 0;
+        long ioReady = 0;
+        long ioWakeups = 0;
+        long watchdogPolls = io.watchdogPolls(); // before the polls: each of its polls counts in a poller's too
         List<WorkerStats> perWorker = new ArrayList<>(workers.length);
         for (WorkerThread w : workers) {
             // Each counter read once, so that the totals are exactly the sums of the per-worker figures.
-            WorkerStats ws = new WorkerStats(w.index(), w.jobsExecuted(), w.steals(), sleep.sleeps(w.index()),
-                    sleep.wakeups(w.index()), w.queuedEstimate(), w.promotions());
+            int i = w.index();
+            WorkerStats ws = new WorkerStats(i, w.jobsExecuted(), w.steals(), sleep.sleeps(i), sleep.wakeups(i),
+                    w.queuedEstimate(), w.promotions(), io.polls(i), io.readyEvents(i), io.ioWakeups(i));
             perWorker.add(ws);
             executed += ws.jobsExecuted();
             steals += ws.steals();
             sleeps += ws.sleeps();
             wakeups += ws.wakeups();
             promotions += ws.promotions();
+            ioPolls += ws.ioPolls();
+            ioReady += ws.ioReadyEvents();
+            ioWakeups += ws.ioWakeups();
         }
         // Withdrawals read before the injections: each withdrawal's increment of `injected` came before it, so the
         // difference never goes below the truth (read the other way, it went negative under constant withdrawals).
@@ -823,7 +831,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         injector.removeIf(InjectedJob::isClaimed);
         // injector.size() walks the queue: O(queued), weakly consistent; fine for a statistics call.
         return new PoolStats(executed, steals, injected.sum() - withdrawn, sleeps, wakeups, injector.size(), perWorker,
-                promotions);
+                promotions, ioPolls, ioReady, ioWakeups, watchdogPolls);
     }
 
     /** For diagnostics and tests: how many injections threw and took their job back (E1). */

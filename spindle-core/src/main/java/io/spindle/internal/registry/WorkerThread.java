@@ -66,6 +66,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
                 ? new LazyWorker(this, sleep, registry.config().heartbeatNanos()) : null;
         this.rng = 0x9E3779B97F4A7C15L * (index + 1); // distinct non-zero seeds
         this.poller = registry.io().poller(index);
+        poller.bindOwner(this);
     }
 
     /** @return the calling thread as a worker of any Spindle pool, or null */
@@ -293,8 +294,10 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
      * needs to (JEC's cascade, when sleepers exist: A2).
      */
     private Job findWork() {
-        poller.processReady(this); // IO1: what our own IO made ready goes onto our deque first (cheap when nothing)
-        Job job = takeLocalJob();
+        Job job = poller.processReady(this); // IO1: what our own IO finished comes first (cheap when nothing)
+        if (job == null) {
+            job = takeLocalJob();
+        }
         if (job == null && lazy != null) {
             job = lazy.slots().steal(); // our own promoted frame: nobody took it, and we have nothing else (LZ7)
         }
