@@ -16,7 +16,7 @@ import java.util.concurrent.RecursiveTask;
  */
 public record Compute(int length, long expected) {
     /** Leaves of a few µs: about twenty per request, enough for the second worker to steal some. */
-    static final int LEAF = 4_096;
+    public static final int LEAF = 4_096;
 
     private static final long TARGET_NANOS = 100_000;
 

@@ -152,7 +152,9 @@ final class Echo implements Workload {
             double p50 = Stats.percentile(o.latencies(), 50) / 1e3;
             double p99 = Stats.percentile(o.latencies(), 99) / 1e3;
             List<Value> values = new ArrayList<>(4);
-            if (shape != Shape.SPARSE) values.add(new Value(Metric.REQUESTS_PER_S, n, o.requests() * 1e9 / o.wallNanos()));
+            if (shape != Shape.SPARSE) {
+                values.add(new Value(Metric.REQUESTS_PER_S, n, o.requests() * 1e9 / o.wallNanos()));
+            }
             values.add(new Value(Metric.LATENCY_P50_US, n, p50));
             values.add(new Value(Metric.LATENCY_P99_US, n, p99));
             values.add(new Value(Metric.CPU_US_PER_REQUEST, n, cpuPerRequest));
