@@ -11,6 +11,12 @@ import java.util.Optional;
  * The contenders of SPEC §4, by their fixed names in results.json. The {@code spindle-*} pools take the library's
  * default join strategy (lazy, SPEC §7), except {@code spindle-jec-eager}, the same JEC pool with eager joins, so that
  * one run (same JVM, same rounds) compares the two join strategies.
+ *
+ * <p>The IO workloads (issue 15: {@code echo}, {@code echo-sparse}, {@code echo-compute}) are also served by four
+ * servers that are not pools of ours, the designs Java users have today: {@code platform-threads} (a blocking thread
+ * per connection), {@code virtual-threads} (the same on virtual threads, JDK 21+), {@code selector-fjp} (one selector
+ * thread handing requests to a ForkJoinPool) and {@code netty} (Netty 4.2's NIO event loops). Only the IO workloads
+ * run on them ({@link #isIoServer()}); each has a ForkJoinPool of the run's parallelism for the compute variant.
  */
 public enum PoolKind {
     SPINDLE_JEC("spindle-jec", SleepStrategy.JOBS_EVENT_COUNTER, null),
@@ -18,7 +24,14 @@ public enum PoolKind {
     SPINDLE_SLEEPY("spindle-sleepy", SleepStrategy.SLEEPY_WORKER, null),
     SPINDLE_HINT("spindle-hint", SleepStrategy.HINT_PIPE, null),
     FJP("fjp", null, null),
-    SEQUENTIAL("sequential", null, null);
+    SEQUENTIAL("sequential", null, null),
+    PLATFORM_THREADS("platform-threads", null, null),
+    VIRTUAL_THREADS("virtual-threads", null, null),
+    SELECTOR_FJP("selector-fjp", null, null),
+    NETTY("netty", null, null);
+
+    /** A class of Netty 4.2's transport that 4.1 lacks: present on the class path means a usable Netty. */
+    private static final String NETTY_PROBE_CLASS = "io.netty.channel.nio.NioIoHandler";
 
     private final String id;
     private final SleepStrategy strategy;
@@ -37,6 +50,11 @@ public enum PoolKind {
 
     public boolean isSpindle() {
         return strategy != null;
+    }
+
+    /** @return whether this is one of the IO workloads' baseline servers, which only those workloads run on */
+    public boolean isIoServer() {
+        return this == PLATFORM_THREADS || this == VIRTUAL_THREADS || this == SELECTOR_FJP || this == NETTY;
     }
 
     /** @return the sleep strategy of a Spindle pool; only for {@link #isSpindle()} kinds */
@@ -69,6 +87,17 @@ public enum PoolKind {
      * @return empty if the pool can be built, else the reason
      */
     public Optional<String> unavailableReason() {
+        if (this == VIRTUAL_THREADS && Runtime.version().feature() < 21) {
+            return Optional.of("virtual threads need JDK 21 or newer (this is JDK " + Runtime.version().feature()
+                    + ")");
+        }
+        if (this == NETTY) {
+            try {
+                Class.forName(NETTY_PROBE_CLASS, false, PoolKind.class.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                return Optional.of("Netty 4.2 is not on the class path (" + NETTY_PROBE_CLASS + " not found)");
+            }
+        }
         if (!isSpindle()) return Optional.empty();
         try {
             ThreadPool.builder().threads(1).sleepStrategy(strategy).build().close();

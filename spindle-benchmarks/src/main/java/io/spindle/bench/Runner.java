@@ -174,15 +174,26 @@ public final class Runner {
         return "the library's default (100 µs)";
     }
 
-    /** @throws Options.UsageException naming the known workloads if one in {@code only} is unknown */
+    /**
+     * Picks the workloads named in {@code only}, by name or by group ({@code echo} picks every echo-*conn row).
+     *
+     * @throws Options.UsageException naming the known workloads if one in {@code only} is unknown
+     */
     static List<Workload> select(List<Workload> all, List<String> only) {
         if (only.isEmpty()) return all;
         List<Workload> picked = new ArrayList<>();
         for (String name : only) {
-            Workload w = all.stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow(() ->
-                    new Options.UsageException("unknown workload '" + name + "'; known: "
-                            + String.join(", ", all.stream().map(Workload::name).toList())));
-            if (!picked.contains(w)) picked.add(w);
+            List<Workload> named = all.stream().filter(x -> x.name().equals(name) || x.group().equals(name))
+                    .toList();
+            if (named.isEmpty()) {
+                List<String> known = new ArrayList<>();
+                for (Workload x : all) {
+                    if (!known.contains(x.group())) known.add(x.group());
+                    if (!known.contains(x.name())) known.add(x.name());
+                }
+                throw new Options.UsageException("unknown workload '" + name + "'; known: " + String.join(", ", known));
+            }
+            named.stream().filter(w -> !picked.contains(w)).forEach(picked::add);
         }
         return picked;
     }

@@ -18,18 +18,22 @@ package io.spindle.bench;
  *                      from about 3 GB of RAM up; ParSum fails early, naming -Xmx, where it does not)
  * @param parMapLength  par-map-collect: elements mapped to a Long and collected
  * @param parSortLength par-sort: ints sorted
+ * @param echoMillis    the IO workloads (issue 15): echo's and echo-compute's window of ping-pong per run, and
+ *                      echo-sparse's number of 1 ms requests (a tenth as many 10 ms ones), at least 100 and 20
+ * @param ioIdleMillis  echo-idle-50conn: the window with idle connections open; reported per 2 s in both
+ * @param starvationBusyMillis io-starvation: how long the channel's owning worker is kept busy
  */
 public record Sizes(int joinDepth, int fibNaive, int fibCutoff, int treeDepth, int tree1kTrees, int tinyInstalls,
                     int sortLength, int matmulN, int noopMillis, int sparseMillis, int wakeMillis, int idleMillis,
                     int tickIterations, int oversubscribedFib, int parSumLength, int parMapLength,
-                    int parSortLength) {
+                    int parSortLength, int echoMillis, int ioIdleMillis, int starvationBusyMillis) {
     public static Sizes full() {
         return new Sizes(20, 30, 35, 24, 1_000, 2_000, 10_000_000, 512, 2_000, 3_000, 3_000, 2_000, 500, 35,
-                100_000_000, 10_000_000, 10_000_000);
+                100_000_000, 10_000_000, 10_000_000, 2_000, 2_000, 1_000);
     }
 
     public static Sizes quick() {
         return new Sizes(20, 30, 35, 20, 1_000, 500, 1_000_000, 256, 500, 1_000, 500, 2_000, 100, 33,
-                10_000_000, 1_000_000, 1_000_000);
+                10_000_000, 1_000_000, 1_000_000, 100, 300, 200);
     }
 }

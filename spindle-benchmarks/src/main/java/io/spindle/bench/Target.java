@@ -11,8 +11,9 @@ import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One contender, opened for one workload: a Spindle pool, a ForkJoinPool of the same parallelism, or nothing at all
- * for the sequential baseline; with the CPU clock and the allocation counters of its worker threads. Fresh pools per
+ * One contender, opened for one workload: a Spindle pool, a ForkJoinPool of the same parallelism (also the compute
+ * pool of the IO baselines, {@link PoolKind#isIoServer()}, whose servers the IO workloads start per run), or nothing
+ * at all for the sequential baseline; with the CPU clock and the allocation counters of its worker threads. Fresh pools per
  * workload keep one workload's leftovers (a grown deque, a trimmed worker) out of the next.
  */
 public final class Target implements AutoCloseable {
@@ -29,7 +30,8 @@ public final class Target implements AutoCloseable {
         this.threads = kind == PoolKind.SEQUENTIAL ? 1 : threads;
         this.heartbeat = heartbeat;
         switch (kind) {
-            case FJP -> {
+            // the IO servers that are not ours hand echo-compute's computation to a ForkJoinPool of this size
+            case FJP, PLATFORM_THREADS, VIRTUAL_THREADS, SELECTOR_FJP, NETTY -> {
                 spindle = null;
                 fjp = new ForkJoinPool(threads, pool -> {
                     ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);

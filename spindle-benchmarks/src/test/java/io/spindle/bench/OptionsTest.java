@@ -19,8 +19,10 @@ class OptionsTest {
         Options o = Options.parse();
         assertFalse(o.quick());
         assertEquals(Runtime.getRuntime().availableProcessors(), o.threads());
+        // the IO baselines too: only the IO workloads run on them, and they only on Spindle and those
         assertEquals(List.of(PoolKind.SPINDLE_JEC, PoolKind.SPINDLE_SLEEPY, PoolKind.SPINDLE_HINT, PoolKind.FJP,
-                PoolKind.SEQUENTIAL), o.pools(), "every pool but spindle-jec-eager, which is asked for by name");
+                PoolKind.SEQUENTIAL, PoolKind.PLATFORM_THREADS, PoolKind.VIRTUAL_THREADS, PoolKind.SELECTOR_FJP,
+                PoolKind.NETTY), o.pools(), "every pool but spindle-jec-eager, which is asked for by name");
         assertEquals(Path.of("bench-results"), o.out());
         assertEquals(5, o.runs());
         assertEquals(3, o.warmup());
@@ -35,7 +37,8 @@ class OptionsTest {
     @Test
     void everySpindleKindButTheEagerOneTakesTheHeartbeat() {
         assertEquals(List.of(PoolKind.SPINDLE_JEC, PoolKind.SPINDLE_JEC_EAGER, PoolKind.SPINDLE_SLEEPY,
-                PoolKind.SPINDLE_HINT, PoolKind.FJP, PoolKind.SEQUENTIAL), List.of(PoolKind.values()));
+                PoolKind.SPINDLE_HINT, PoolKind.FJP, PoolKind.SEQUENTIAL, PoolKind.PLATFORM_THREADS,
+                PoolKind.VIRTUAL_THREADS, PoolKind.SELECTOR_FJP, PoolKind.NETTY), List.of(PoolKind.values()));
         for (PoolKind k : PoolKind.values()) {
             assertEquals(k.isSpindle() && k != PoolKind.SPINDLE_JEC_EAGER, k.takesHeartbeat(), k.id());
         }

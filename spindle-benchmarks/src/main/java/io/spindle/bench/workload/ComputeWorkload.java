@@ -30,7 +30,7 @@ abstract class ComputeWorkload implements Workload {
 
     @Override
     public boolean supports(PoolKind kind) {
-        return true; // every computation has a sequential version
+        return !kind.isIoServer(); // every computation has a sequential version
     }
 
     @Override

@@ -37,7 +37,7 @@ final class Oversubscribed implements Workload {
 
     @Override
     public boolean supports(PoolKind kind) {
-        return true;
+        return !kind.isIoServer();
     }
 
     @Override

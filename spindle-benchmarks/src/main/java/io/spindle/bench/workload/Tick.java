@@ -46,7 +46,7 @@ final class Tick implements Workload {
 
     @Override
     public boolean supports(PoolKind kind) {
-        return true;
+        return !kind.isIoServer();
     }
 
     @Override

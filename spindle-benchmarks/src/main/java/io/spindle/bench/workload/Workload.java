@@ -21,9 +21,21 @@ public interface Workload {
     /** @return one line for the report: what it does and at which size */
     String description();
 
-    /** @return whether this workload has a version for {@code kind} (sequential only where one exists) */
+    /**
+     * @return whether this workload has a version for {@code kind} (sequential only where one exists; the IO
+     *         baselines' servers only for the IO workloads)
+     */
     default boolean supports(PoolKind kind) {
-        return kind != PoolKind.SEQUENTIAL;
+        return kind.isSpindle() || kind == PoolKind.FJP;
+    }
+
+    /**
+     * @return the name {@code --only} may also select this workload by, with others: the SPEC §4 name of a workload
+     *         reported in several rows of names of their own ({@code echo} for {@code echo-1conn}, ...); by default
+     *         its own name
+     */
+    default String group() {
+        return name();
     }
 
     /** @return the metrics a measured run reports on {@code kind}; the runner checks that each one came out */

@@ -59,6 +59,14 @@ public final class Workloads {
                 new Oversubscribed(s.oversubscribedFib()),
                 new ParSum(s.parSumLength()),
                 new ParMapCollect(s.parMapLength()),
-                new ParSort(s.parSortLength()));
+                new ParSort(s.parSortLength()),
+                Echo.pingPong(1, s.echoMillis()),
+                Echo.pingPong(16, s.echoMillis()),
+                Echo.pingPong(128, s.echoMillis()),
+                Echo.sparse(1, Math.max(100, s.echoMillis())),
+                Echo.sparse(10, Math.max(20, s.echoMillis() / 10)),
+                new IoIdle(s.ioIdleMillis()),
+                Echo.compute(s.echoMillis()),
+                new IoStarvation(s.starvationBusyMillis()));
     }
 }
