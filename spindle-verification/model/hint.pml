@@ -31,6 +31,17 @@
  *                            injection takes one registration off the count and writes one hint; worker 0 reads it,
  *                            its latch is set meanwhile, it leaves without searching and drops the hint; worker 1,
  *                            still counted, waits for a hint nobody writes; the job stays in the injector
+ *   IO=1                     H9 (SPEC §6, EMPER "sound without the completer"): worker W-1 holds one pending IO
+ *                            operation; the Kernel makes it ready at any moment. Its wait (IoPoller's select) also
+ *                            returns on its own ready IO (level-triggered, like a ready key): it leaves with no hint
+ *                            (OWN_EVENTS_CODE) and retracts its registration if the count is positive, else keeps
+ *                            readInFlight (a notifier took it: its hint is read at the next block, H2). Its next search
+ *                            first handles the ready IO (IoPoller.processReady): the operation's job goes onto its
+ *                            deque (an internal push). No other thread posts the completion: the job must still run
+ *                            (Monitor) and hints never outnumber readers (H2's assert)  -> must verify
+ *   OWN_IO_DROPS_REGISTRATION=1  with IO=1, the own-IO exit decrements the count and forgets its read whatever the count
+ *                            (as if its registration were always still untaken) -> counter-example: a notifier took
+ *                            the registration and writes a hint nobody owes (H2), the count goes negative
  * The fix (H8, default): leaveIdle forwards an unused hint as its notifier would have sent it: the injector's by
  * notifyAnywhere(1, INJECTOR_CODE) (a credit if nobody is registered, H3), a deque's by notifyInternal(1, index).
  * A hint is used (IdleState.takeHint) by the search once no local job came first; IdleState.reset drops it.
@@ -57,6 +68,12 @@
 #ifndef OLD_LATCH_EXIT
 #define OLD_LATCH_EXIT 0
 #endif
+#ifndef IO
+#define IO 0
+#endif
+#ifndef OWN_IO_DROPS_REGISTRATION
+#define OWN_IO_DROPS_REGISTRATION 0
+#endif
 
 #define CAP 3
 #define NONE 0
@@ -64,6 +81,8 @@
 #define JOB_INJ_SPAWN 2
 #define JOB_INJ 3
 #define JOB_CHILD 4
+#define JOB_IO 5              /* IO=1: the job of worker W-1's finished IO operation (IO1) */
+#define IO_OWNER (W - 1)
 #define UNSET 0
 #define SLEEPY 1
 #define SLEEPING 2
@@ -92,6 +111,8 @@ byte latchSt[W + 2];
 bool joinDone;
 bool extDone;                 /* USER_BLOCK=2: J's wait for the outside event returned */
 bool userBlocked;
+bool ioPending = (IO != 0); /* IO=1: worker IO_OWNER holds one operation not yet handled (IoPoller.pendingOps) */
+bool ioReady;                 /* IO=1: the Kernel made it ready (a ready key in IO_OWNER's selector) */
 byte executed;
 
 /* writeHints(count, code): blocking writes (see header) */
@@ -175,6 +196,15 @@ inline popOwn(job) {
   }
 }
 
+/* IO=1: IoPoller.processReady at the start of WorkerThread.findWork: the owner steps its ready operation; the
+ * finished operation's job goes onto its own deque (PoolIoImpl.queueFinished: WorkerThread.push, notifyInternal) */
+inline processReady() {
+  if
+  :: atomic { me == IO_OWNER && ioPending && ioReady -> ioPending = false } -> pushInternal(JOB_IO)
+  :: else -> skip
+  fi
+}
+
 /* WorkerThread.findWork, one atomic step (see jec.pml): own deque; then idle.takeHint() (the hint is used: cleared;
  * where it points is searched anyway below), the other deques, the injector */
 inline findWork(job) {
@@ -249,6 +279,9 @@ inline sleepStep(L) {
         if                                                 /* block until one of: */
         :: atomic { inFlight[me] && nempty(pipe) -> pipe?hint; got = true }   /* a hint (we owe a read, H2) */
         :: atomic { wakeReq[me] -> got = false }                        /* a wake request (H5) */
+#if IO
+        :: atomic { me == IO_OWNER && ioPending && ioReady -> got = false; ownIo = true }  /* its own IO (H9) */
+#endif
         fi
      fi;
      blocked[me] = false;
@@ -260,9 +293,14 @@ inline sleepStep(L) {
 #else
         skip
 #endif
-     :: else -> retract()
+#if OWN_IO_DROPS_REGISTRATION
+     :: !got && ownIo -> atomic { sleepers--; inFlight[me] = false }  /* BROKEN: drops it even if a notifier took it */
+     :: !got && !ownIo -> retract()
+#else
+     :: else -> retract()                                 /* a wake request, or its own IO (H9): same retraction */
+#endif
      fi;
-     rounds = 0; got = false; ok = false
+     rounds = 0; got = false; ok = false; ownIo = false
   fi
 }
 
@@ -306,6 +344,9 @@ inline waitUntil(L) {
         do
         :: latchSt[L] == SET -> leaveIdle(); leave = true; break             /* leaveIdle(idle, false) */
         :: else ->
+#if IO
+           processReady();
+#endif
            findWork(job);
            if
            :: job != NONE -> leaveIdle(); runJob(job); break                 /* leaveIdle(idle, true) */
@@ -318,7 +359,7 @@ inline waitUntil(L) {
 
 proctype Worker(byte me) {
   byte job, rounds, k, old, toWake, hint = NO_HINT;
-  bool ok, got, leave, owesDecrement;
+  bool ok, got, leave, owesDecrement, ownIo;
   if
   :: me == 0 ->
 #if USER_BLOCK == 2
@@ -355,6 +396,13 @@ proctype Injector() {
   od
 }
 
+#if IO
+/* IO=1: the kernel: worker IO_OWNER's operation becomes ready at any moment (no completer thread posts it) */
+proctype Kernel() {
+  ioReady = true
+}
+#endif
+
 #if USER_BLOCK == 2
 /* USER_BLOCK=2: an outside thread completes the future J waits for: WorkerLatch.set of EXT, at any moment */
 proctype Setter() {
@@ -374,11 +422,12 @@ active proctype Monitor() {
   od;
 #if USER_BLOCK == 2
   assert(extDone);                                         /* worker 0 not left asleep on its SET latch EXT */
-  assert(executed == INJ + 1)                              /* the injected jobs, the child */
+  assert(executed == INJ + 1 + IO)                         /* the injected jobs, the child, the IO job */
 #else
   assert(joinDone);
-  assert(executed == INJ + 2)                              /* b, the injected jobs, the child */
+  assert(executed == INJ + 2 + IO)                         /* b, the injected jobs, the child, the IO job */
 #endif
+  assert(!ioPending)                                       /* IO=1: the ready operation was handled */
 }
 
 init {
@@ -389,6 +438,9 @@ init {
     :: else -> break
     od;
     run Injector();
+#if IO
+    run Kernel();
+#endif
 #if USER_BLOCK == 2
     run Setter();
 #endif
