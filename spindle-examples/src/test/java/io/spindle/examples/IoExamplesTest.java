@@ -2,7 +2,6 @@ package io.spindle.examples;
 
 import io.spindle.ThreadPool;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -43,13 +42,6 @@ class IoExamplesTest {
     @BeforeAll
     static void startPool() {
         pool = ThreadPool.builder().threads(2).threadName(i -> "io-test-" + i).build();
-        try {
-            pool.io();
-        } catch (UnsupportedOperationException e) {
-            // Until issue 15's engine lands behind ThreadPool.io(), these tests are skipped rather than failed.
-            pool.close();
-            Assumptions.abort("ThreadPool.io() is not implemented yet: " + e.getMessage());
-        }
     }
 
     @AfterAll

@@ -70,7 +70,6 @@ public final class Soak {
     private final AtomicReference<String> phase = new AtomicReference<>("start");
     private final Map<SleepStrategy, long[]> tasksPerStrategy = new EnumMap<>(SleepStrategy.class);
     private volatile ThreadPool currentPool;
-    private boolean ioUsable;
 
     Soak(long seed, double minutes, List<SleepStrategy> strategies, int churnCycles, long stallNanos) {
         this.seed = seed;
@@ -118,12 +117,6 @@ public final class Soak {
             } catch (UnsupportedOperationException e) {
                 System.out.println("soak: " + s + " is not implemented: skipped (" + e.getMessage() + ")");
             }
-        }
-        try (ThreadPool p = ThreadPool.builder().threads(1).build()) {
-            p.io();
-            ioUsable = true;
-        } catch (UnsupportedOperationException e) {
-            System.out.println("soak: ThreadPool.io() is not implemented: no IO traffic (" + e.getMessage() + ")");
         }
         Thread watchdog = startWatchdog();
         try {
@@ -205,7 +198,7 @@ public final class Soak {
         int outside = 1 + rnd.nextInt(3);
         boolean closeUnderLoad = rnd.nextInt(3) == 0;
         int opsPerThread = 20 + rnd.nextInt(60);
-        boolean withIo = ioUsable && rnd.nextInt(3) != 0;
+        boolean withIo = rnd.nextInt(3) != 0;
         phase.set("round " + round + " (" + strategy + ", " + threads + " threads, " + outside + " outside threads, "
                 + (withIo ? "echo traffic, " : "") + (closeUnderLoad ? "closed under load" : "closed when done")
                 + ", round seed " + roundSeed + ")");
