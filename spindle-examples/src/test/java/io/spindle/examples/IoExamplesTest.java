@@ -231,7 +231,7 @@ class IoExamplesTest {
             assertEquals(1, body.split("HTTP/1\\.1 ", -1).length - 1, body);
             String garbage = exchange(port, "hello\r\n\r\n");
             assertTrue(garbage.startsWith("HTTP/1.1 400 Bad Request\r\n"), garbage);
-            // Exactly a buffer's worth with no end of head: all of it read (so the close sends no reset), none answered.
+            // A buffer's worth with no end of head: all of it read (so the close sends no reset), none of it answered.
             byte[] huge = new byte[OnPoolPrimeService.MAX_HEAD_BYTES];
             Arrays.fill(huge, (byte) 'a');
             String tooLong = exchange(port, new String(huge, StandardCharsets.US_ASCII));
