@@ -87,14 +87,7 @@ public final class PrimeService {
     private void handlePrimes(HttpExchange exchange) throws IOException {
         int below;
         try {
-            String query = exchange.getRequestURI().getQuery();
-            if (query == null || !query.startsWith("below=")) {
-                throw new NumberFormatException("missing ?below=N");
-            }
-            below = Integer.parseInt(query.substring("below=".length()));
-            if (below < 0 || below > MAX_BELOW) {
-                throw new NumberFormatException("below must be in 0.." + MAX_BELOW);
-            }
+            below = parseBelow(exchange.getRequestURI().getQuery());
         } catch (NumberFormatException e) {
             respond(exchange, 400, "bad request: " + e.getMessage() + "\n");
             return;
@@ -104,6 +97,18 @@ public final class PrimeService {
         long count = cpuPool.install(() -> countPrimes(2, below, workers));
         respond(exchange, 200, String.format("%d primes below %d; served by %s, counted by %s%n",
                 count, below, Thread.currentThread().getName(), new TreeSet<>(workers)));
+    }
+
+    /** The N of a {@code below=N} query; also used by {@link OnPoolPrimeService}. */
+    static int parseBelow(String query) throws NumberFormatException {
+        if (query == null || !query.startsWith("below=")) {
+            throw new NumberFormatException("missing ?below=N");
+        }
+        int below = Integer.parseInt(query.substring("below=".length()));
+        if (below < 0 || below > MAX_BELOW) {
+            throw new NumberFormatException("below must be in 0.." + MAX_BELOW);
+        }
+        return below;
     }
 
     private static void respond(HttpExchange exchange, int status, String body) throws IOException {
@@ -189,18 +194,31 @@ public final class PrimeService {
         }
 
         PrimeService service = start(0);
-        ExecutorService clientThreads = Executors.newFixedThreadPool(4);
         try {
             out.printf("service on port %d: %d request threads, a pool of %d CPU workers; sending %d requests%n",
                     service.port(), REQUEST_THREADS, service.cpuPool.threadCount(), requests);
+            return askConcurrently(service.port(), requests, below, out, err);
+        } finally {
+            service.stop();
+        }
+    }
+
+    /**
+     * Sends {@code requests} concurrent {@code GET /primes?below=...} requests to 127.0.0.1:{@code port} and prints
+     * the answers in order; returns 0, or 1 (with the answer on {@code err}) if one was not HTTP 200. Also the client
+     * of {@link OnPoolPrimeService}.
+     */
+    static int askConcurrently(int port, int requests, int below, PrintStream out, PrintStream err) {
+        ExecutorService clientThreads = Executors.newFixedThreadPool(4);
+        try {
             HttpClient client = HttpClient.newBuilder()
-                    .version(HttpClient.Version.HTTP_1_1) // the JDK's HttpServer speaks HTTP/1.1 only
+                    .version(HttpClient.Version.HTTP_1_1) // both services speak HTTP/1.1 only
                     .executor(clientThreads)
                     .build();
             List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
             for (int i = 0; i < requests; i++) {
                 // Slightly different limits per request, so the answers are not all the same line.
-                URI uri = URI.create("http://127.0.0.1:" + service.port() + "/primes?below=" + (below + i));
+                URI uri = URI.create("http://127.0.0.1:" + port + "/primes?below=" + (below + i));
                 answers.add(client.sendAsync(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString()));
             }
             for (CompletableFuture<HttpResponse<String>> answer : answers) {
@@ -214,7 +232,6 @@ public final class PrimeService {
             return 0;
         } finally {
             clientThreads.shutdown();
-            service.stop();
         }
     }
 

@@ -27,8 +27,9 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The soak harness: random trees of join / scope / spawn / install / broadcast from several outside threads against
  * pools of 1..16 workers of every sleep strategy, with random delays, 1% failing tasks, worker interrupts and pools
- * closed under load; then a churn phase (many sleep/wake cycles, many pools) for the 16-bit counter fields, in the
- * spirit of JDK-8330017. A watchdog turns any stall over 10 s into a failure with a thread dump and the seed.
+ * closed under load; beside them, in two rounds of three, IO traffic on the same pool ({@link EchoTraffic}: an echo
+ * server on {@code ThreadPool.io()} and clients with random delays and closes); then a churn phase (many sleep/wake
+ * cycles, many pools) for the 16-bit counter fields, in the spirit of JDK-8330017. A watchdog turns any stall over 10 s into a failure with a thread dump and the seed.
  *
  * <pre>
  *   java -cp spindle-jcstress/target/jcstress.jar io.spindle.soak.Soak [--minutes M] [--seed S]
@@ -38,7 +39,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Invariants checked (each failure exits 1 with the seed): every accepted task ran exactly once (ids counted);
  * results are right (tree sums, broadcast index order, install values); failures are delivered where SPEC section 1
  * says (join/scope/install/broadcast rethrow to the caller, spawn goes to the pool's handler, never lost, never twice);
- * no worker thread is alive after close; the sleep protocol's counters are back to rest when the pool is idle and
+ * no worker thread is alive after close; every echoed byte comes back and every IO operation completes (see
+ * {@link EchoTraffic}); the sleep protocol's counters are back to rest when the pool is idle and
  * after close (read from the registry by reflection: they are internal). Pass/fail never depends on timing; only the
  * watchdog uses time, to turn a hang into a failure.
  */
@@ -134,7 +136,8 @@ public final class Soak {
             for (SleepStrategy s : usable) {
                 long[] t = tasksPerStrategy.get(s);
                 System.out.printf("soak: %-18s rounds %5d  tasks %,12d  failures delivered %,8d  churn sleeps %,10d"
-                        + "  pools %,6d%n", s, t[0], t[1], t[2], t[3], t[4]);
+                        + "  pools %,6d  echo connections %,7d  echoes %,8d%n", s, t[0], t[1], t[2], t[3], t[4], t[5],
+                        t[6]);
             }
             System.out.println("soak: PASS (seed " + seed + ")");
             return 0;
@@ -149,7 +152,7 @@ public final class Soak {
     }
 
     private long[] stats(SleepStrategy s) {
-        return tasksPerStrategy.computeIfAbsent(s, k -> new long[5]);
+        return tasksPerStrategy.computeIfAbsent(s, k -> new long[7]);
     }
 
     private void tick() {
@@ -195,8 +198,10 @@ public final class Soak {
         int outside = 1 + rnd.nextInt(3);
         boolean closeUnderLoad = rnd.nextInt(3) == 0;
         int opsPerThread = 20 + rnd.nextInt(60);
+        boolean withIo = rnd.nextInt(3) != 0;
         phase.set("round " + round + " (" + strategy + ", " + threads + " threads, " + outside + " outside threads, "
-                + (closeUnderLoad ? "closed under load" : "closed when done") + ", round seed " + roundSeed + ")");
+                + (withIo ? "echo traffic, " : "") + (closeUnderLoad ? "closed under load" : "closed when done")
+                + ", round seed " + roundSeed + ")");
         Tracker tr = new Tracker(1 << 20);
         Thread[] workers = new Thread[threads];
         AtomicInteger exited = new AtomicInteger();
@@ -210,6 +215,14 @@ public final class Soak {
                 .build();
         currentPool = pool;
         tick();
+        EchoTraffic echo = null;
+        if (withIo) {
+            try {
+                echo = new EchoTraffic(pool, new SplittableRandom(rnd.nextLong()), 1 + rnd.nextInt(2), this::tick);
+            } catch (java.io.IOException e) {
+                throw failure("cannot open the echo server: " + e, e);
+            }
+        }
         Thread[] clients = new Thread[outside];
         AtomicReference<Throwable> clientFailure = new AtomicReference<>();
         AtomicInteger clientsDone = new AtomicInteger();
@@ -230,6 +243,9 @@ public final class Soak {
             while (clientsDone.get() == 0 && tr.accepted.get() < opsPerThread) { // some load, whatever the timing
                 Thread.onSpinWait();
             }
+            if (echo != null) {
+                echo.shuttingDown();
+            }
             pool.close(); // later outside submissions are rejected; everything accepted still runs
         }
         for (Thread c : clients) {
@@ -240,6 +256,14 @@ public final class Soak {
         }
         if (clientFailure.get() != null) {
             throw failure("outside thread failed: " + clientFailure.get(), clientFailure.get());
+        }
+        if (echo != null) { // waits without reporting progress: a lost IO completion is the watchdog's to catch
+            phase.set(phase.get() + " (the echo traffic's end)");
+            if (closeUnderLoad) {
+                echo.afterShutdown();
+            } else {
+                echo.awaitEnd();
+            }
         }
         if (!closeUnderLoad) {
             checkIdleCounters(pool, strategy, threads);
@@ -261,6 +285,10 @@ public final class Soak {
         st[0]++;
         st[1] += tr.ran.get();
         st[2] += tr.failuresDelivered.get();
+        if (echo != null) {
+            st[5] += echo.connections();
+            st[6] += echo.exchanges();
+        }
         currentPool = null;
     }
 
