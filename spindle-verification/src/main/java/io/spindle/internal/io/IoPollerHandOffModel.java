@@ -1,7 +1,5 @@
 package io.spindle.internal.io;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
@@ -10,16 +8,20 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * {@code block()}'s steps up to its decision (return at once, park, or select) and stops there, where a real owner
  * would stay blocked (its mode stays PARKED or SELECTING: the model never stores RUNNING after a decision to block).
  * The other actor runs {@code unblock()} to its decision (no syscall, {@code unpark}, {@code selector.wakeup()}, or
- * nothing because the selector was not open yet). Both sides make IoPoller's accesses, with the same kinds
- * (volatile store, volatile getAndSet, volatile load; the request queue is a {@link ConcurrentLinkedQueue}) in the
- * same order: keep this class in step with {@code IoPoller.block}, {@code unblock}, {@code holdsIo},
- * {@code selectUntilWoken} (its {@code ownSelector} and {@code applyInterestRequests}) and {@code requestInterest}.
+ * nothing because the selector was not open yet). Both sides make IoPoller's accesses, with the same kinds and in the
+ * same order: the wake flag and the mode are plain fields guarded by the model's monitor ({@code synchronized (this)},
+ * as IoPoller guards them by its own), {@code pendingOps} and {@code selector} are volatile, the selector is opened by
+ * double-checked locking on that same monitor, and the request queue is a {@link ConcurrentLinkedQueue}. Keep this
+ * class in step with {@code IoPoller.block}, {@code unblock}, {@code holdsIo}, {@code ownSelector},
+ * {@code selectUntilWoken} (its look at the request queue before selecting) and {@code requestInterest}.
  *
  * <p>{@code unpark} and {@code wakeup} are sticky (a park or select that starts later returns at once), so an owner
- * that decided to block is woken exactly when the other side delivered one of them, or when the owner's own poll of
- * the request queue took the request (it registered it before selecting: the request's reason to wake is gone).
+ * that decided to block is woken exactly when the other side delivered one of them, or when the owner's own look at
+ * the request queue, after it stored SELECTING and before it selects, found the request (it then leaves its sleep and
+ * registers it: the request's reason to wake is gone).
  *
- * <p>Subclasses in the test sources weaken one step (they must show the lost wake-up).
+ * <p>Subclasses in the test sources weaken one step (they must show the lost wake-up): they override
+ * {@link #consumeOrAnnounce}, the owner's part between its {@code holdsIo} and its wait.
  */
 public class IoPollerHandOffModel {
     static final int RUNNING = 0;
@@ -35,35 +37,27 @@ public class IoPollerHandOffModel {
 
     /** Waker delivery: the flag was already set, no syscall (the owner's next block consumes it). */
     public static final int FLAG_ALREADY_SET = 0;
-    /** Waker delivery: mode RUNNING, no syscall (the owner's getAndSet will see the flag). */
+    /** Waker delivery: mode RUNNING, no syscall (the owner's next block will find the flag). */
     public static final int SAW_RUNNING = 1;
     /** Waker delivery: {@code selector.wakeup()}. */
     public static final int WAKEUP = 2;
     /** Waker delivery: {@code LockSupport.unpark(owner)}. */
     public static final int UNPARK = 3;
-    /** Waker delivery: mode SELECTING but the selector not open yet: nothing delivered. */
+    /**
+     * Waker delivery: mode SELECTING but the selector not open yet: IoPoller's {@code selector.wakeup()} throws a
+     * NullPointerException, its finally clears the flag again, and nothing is delivered.
+     */
     public static final int SELECTING_NO_SELECTOR = 4;
 
-    private static final VarHandle MODE;
-    private static final VarHandle WAKE_PENDING;
-
-    static {
-        try {
-            MethodHandles.Lookup l = MethodHandles.lookup();
-            MODE = l.findVarHandle(IoPollerHandOffModel.class, "mode", int.class);
-            WAKE_PENDING = l.findVarHandle(IoPollerHandOffModel.class, "wakePending", boolean.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    private volatile int mode = RUNNING;
-    private volatile boolean wakePending;
+    /** Guarded by this model's monitor (IoPoller: by the poller's). */
+    int mode = RUNNING;
+    /** Guarded by this model's monitor (IoPoller: by the poller's). */
+    boolean wakePending;
     private volatile int pendingOps;
     private volatile Object selector;
     private final ConcurrentLinkedQueue<Object> interestRequests = new ConcurrentLinkedQueue<>();
-    /** Owner only: whether its poll of the queue (applyInterestRequests, before the select) took a request. */
-    private boolean tookRequest;
+    /** Owner only: whether selectUntilWoken's look at the queue, before the select, found a request. */
+    private boolean foundRequest;
 
     /**
      * @param pendingOps  operations already placed on channels homed here (IO5: the owner selects when idle)
@@ -79,87 +73,97 @@ public class IoPollerHandOffModel {
     /** @return RETURNED, WOULD_PARK or WOULD_SELECT */
     public final int ownerBlock() {
         boolean select = holdsIo(); // watchingPipe is false: no HINT_PIPE here
-        if (announceAndConsume(select ? SELECTING : PARKED)) {
+        if (consumeOrAnnounce(select)) {
             return RETURNED;
         }
         if (select) {
-            ownSelector(); // selectUntilWoken: the selector, opened on first use
-            tookRequest = interestRequests.poll() != null; // applyInterestRequests, before the select
+            // selectUntilWoken: requests queued (own events) end the sleep before the select
+            foundRequest = !interestRequests.isEmpty();
             return WOULD_SELECT;
         }
         return WOULD_PARK;
     }
 
     /**
-     * IO10, the owner's half of the Dekker pair: mode (volatile store), then consume the wake flag (volatile RMW).
+     * IO10, the owner's half, as IoPoller.block() has it: open the selector if it will select (before SELECTING is
+     * visible), then, in one critical section, consume the wake flag or store the mode.
      *
      * @return whether a wake-up was pending (the owner returns at once)
      */
-    protected boolean announceAndConsume(int newMode) {
-        MODE.setVolatile(this, newMode);
-        return (boolean) WAKE_PENDING.getAndSet(this, false);
+    protected boolean consumeOrAnnounce(boolean select) {
+        if (select) {
+            ownSelector(); // open before SELECTING is visible: a waker wakes it
+        }
+        synchronized (this) {
+            if (wakePending) {
+                wakePending = false; // consumed: an unblock since our last block
+                return true;
+            }
+            mode = select ? SELECTING : PARKED;
+        }
+        return false;
     }
 
     private boolean holdsIo() {
         return pendingOps > 0 || !interestRequests.isEmpty();
     }
 
-    private void ownSelector() {
-        if (selector == null) {
-            selector = new Object(); // volatile store: Selector.open(), published as IoPoller.ownSelector does
+    /** IoPoller.ownSelector(): double-checked on the volatile field, opened under this model's monitor. */
+    protected final Object ownSelector() {
+        Object s = selector;
+        if (s == null) {
+            synchronized (this) {
+                s = selector;
+                if (s == null) {
+                    s = new Object(); // Selector.open()
+                    selector = s;     // volatile: wakers read it after the mode
+                }
+            }
         }
+        return s;
     }
 
-    public final boolean tookRequest() {
-        return tookRequest;
+    public final boolean foundRequest() {
+        return foundRequest;
     }
 
     // --- other threads ----------------------------------------------------------------------------------------------
 
     /** {@code requestInterest} from a thread that is not the owner: queue, then unblock. @return the delivery */
     public final int requestInterest() {
-        interestRequests.add(Boolean.TRUE); // the queue's own publication (a volatile CAS), before unblock's RMW
+        interestRequests.add(Boolean.TRUE); // the queue's own publication (a volatile CAS), before unblock's monitor
         return unblock();
     }
 
     /**
-     * {@code unblock()}, the waker's half of IO10: set the flag (volatile RMW), then load the mode.
+     * {@code unblock()}, the waker's half of IO10: in one critical section, set the flag if it was clear and read the
+     * mode; then deliver outside it. A delivery that fails (a null selector: IoPoller's {@code selector.wakeup()}
+     * throws) clears the flag again under the monitor, as IoPoller's finally does.
      *
      * @return FLAG_ALREADY_SET, SAW_RUNNING, WAKEUP, UNPARK or SELECTING_NO_SELECTOR
      */
-    public int unblock() {
-        if (!(boolean) WAKE_PENDING.getAndSet(this, true)) {
-            int m = (int) MODE.getVolatile(this);
-            if (m == SELECTING) {
-                return selector != null ? WAKEUP : SELECTING_NO_SELECTOR;
+    public final int unblock() {
+        int m;
+        synchronized (this) {
+            if (wakePending) {
+                return FLAG_ALREADY_SET;
             }
-            return m == PARKED ? UNPARK : SAW_RUNNING;
+            wakePending = true;
+            m = mode;
         }
-        return FLAG_ALREADY_SET;
+        if (m == SELECTING) {
+            if (selector != null) { // volatile load, as IoPoller's selector.wakeup() makes
+                return WAKEUP;
+            }
+            synchronized (this) {
+                wakePending = false; // not delivered: the finally clears the flag for the caller's retry
+            }
+            return SELECTING_NO_SELECTOR;
+        }
+        return m == PARKED ? UNPARK : SAW_RUNNING;
     }
 
     public final boolean requestsQueued() {
         return !interestRequests.isEmpty();
-    }
-
-    /** For weakened subclasses. */
-    protected final void storeMode(int m) {
-        MODE.setVolatile(this, m);
-    }
-
-    protected final boolean consumeFlag() {
-        return (boolean) WAKE_PENDING.getAndSet(this, false);
-    }
-
-    protected final boolean setFlag() {
-        return (boolean) WAKE_PENDING.getAndSet(this, true);
-    }
-
-    protected final int loadMode() {
-        return (int) MODE.getVolatile(this);
-    }
-
-    protected final boolean selectorOpen() {
-        return selector != null;
     }
 }

@@ -1,10 +1,12 @@
 package io.spindle.internal.io;
 
 /**
- * TEST ONLY: {@link IoPollerHandOffModel} whose owner consumes the wake flag BEFORE it stores its mode (IO10's Dekker
- * pair broken). A requester whose getAndSet comes after the owner's, and whose load of the mode comes before the
- * owner's store, sees RUNNING and delivers nothing, while the owner, which found the queue empty and the flag clear,
- * parks: the request waits for an unrelated wake-up.
+ * TEST ONLY: {@link IoPollerHandOffModel} whose owner consumes the wake flag in one critical section and stores its
+ * mode in another (IO10's single critical section split in two), with the selector opened between them: a plausible
+ * edit that spares opening a selector when a wake-up is already pending. A requester whose whole critical section
+ * falls between the owner's two (it sets the flag after the owner found it clear, and reads the mode before the owner
+ * stored it) sees RUNNING and delivers nothing, while the owner, which found the flag clear, parks or selects: the
+ * request waits for an unrelated wake-up (and the flag, left set, makes every later unblock skip its syscall).
  */
 final class WeakenedIoPollerFlagBeforeMode extends IoPollerHandOffModel {
     WeakenedIoPollerFlagBeforeMode(int pendingOps, boolean selectorOpen) {
@@ -12,9 +14,19 @@ final class WeakenedIoPollerFlagBeforeMode extends IoPollerHandOffModel {
     }
 
     @Override
-    protected boolean announceAndConsume(int newMode) {
-        boolean pending = consumeFlag(); // WEAKENED: the RMW first ...
-        storeMode(newMode);              // ... then the mode
-        return pending;
+    protected boolean consumeOrAnnounce(boolean select) {
+        synchronized (this) { // WEAKENED: the flag in one critical section ...
+            if (wakePending) {
+                wakePending = false;
+                return true;
+            }
+        }
+        if (select) {
+            ownSelector(); // still before SELECTING is visible
+        }
+        synchronized (this) { // ... the mode in another
+            mode = select ? SELECTING : PARKED;
+        }
+        return false;
     }
 }
