@@ -153,6 +153,7 @@ final class ChannelState {
         if (detached) {
             return;
         }
+        int waitedFor = wantedInterest(); // before the steps: readiness that some pending operation waited for
         stepIfReady(read, readyOps, finished);
         stepIfReady(write, readyOps, finished);
         stepIfReady(acceptOrConnect, readyOps, finished);
@@ -163,9 +164,12 @@ final class ChannelState {
                 stepIfReady(r, readyOps, finished);
             }
         }
-        // IO4: readiness that no pending operation wants is dropped from the key now, so a level-triggered selector
-        // does not report it again and again (a connection whose reader stopped, a writable socket).
-        int unwanted = registeredInterest & ~wantedInterest() & (readyOps | IoOp.WRITE | IoOp.CONNECT);
+        // IO4: readiness that no pending operation waited for is dropped from the key now, so a level-triggered
+        // selector does not report it again and again (a connection whose reader stopped); write and connect
+        // interest goes as soon as nobody wants it (a writable socket stays writable). Read interest that an
+        // operation just used stays: the next read of a ping-pong finds it registered and costs no epoll_ctl.
+        int unwanted = (registeredInterest & ~waitedFor & readyOps)
+                | (registeredInterest & ~wantedInterest() & (IoOp.WRITE | IoOp.CONNECT));
         if (unwanted != 0 && key != null && key.isValid()) {
             registeredInterest &= ~unwanted;
             try {

@@ -50,6 +50,9 @@ public final class IoPoller implements Blocker {
         }
     }
 
+    /** How long after its last poll an idle search polls again (IO7): a syscall per search round would cost more. */
+    static final long IDLE_POLL_INTERVAL_NANOS = 50_000L;
+
     /** Jobs between two non-blocking polls of a busy worker that holds IO (IO7; Cats Effect 64, Tokio 61). */
     public static final int JOBS_PER_BUSY_POLL = 64;
 
@@ -84,6 +87,8 @@ public final class IoPoller implements Blocker {
     /** Owner only: its blocking select found a channel closed directly (IO8); the next processReady sweeps. */
     private boolean sweepDue;
     private int jobsSincePoll; // owner only (IO7)
+    /** Owner only: operations finished at their call and completing inline on this worker now (IO1). */
+    int inlineCompletions;
     private long nextSweepNanos; // poll-lock holder: when the next look for channels closed directly is due (IO8)
     private long polls;        // lock holder writes (opaque), statistics read
     private long readyEvents;  // likewise
@@ -230,7 +235,10 @@ public final class IoPoller implements Blocker {
      * @return a finished operation's job to run now, or null
      */
     public Job processReady(WorkerThread worker) {
-        if (readyKeys.isEmpty() && !sweepDue && interestRequests.isEmpty()) {
+        // volatile reads, and an opaque one of the last poll: a select that returned just now needs no second look
+        boolean poll = selector != null && pendingOps > 0
+                && System.nanoTime() - lastPollNanos() > IDLE_POLL_INTERVAL_NANOS;
+        if (!poll && readyKeys.isEmpty() && !sweepDue && interestRequests.isEmpty()) {
             return null;
         }
         List<IoOp<?>> finished = new ArrayList<>();
@@ -239,6 +247,19 @@ public final class IoPoller implements Blocker {
             handleReadyKey(readyKeys.get(i), finished);
         }
         readyKeys.clear();
+        if (poll && finished.isEmpty() && pollLock.tryLock()) {
+            // IO7: an idle search polls too, so IO that became ready while this worker searched (its rounds of
+            // yielding can be long on an oversubscribed machine) is not left until it blocks. Skipped if someone
+            // else polls right now: they hand out what they find.
+            try {
+                selector.selectNow(key -> handleReadyKey(key, finished));
+                countPoll();
+            } catch (IOException e) {
+                throw new UncheckedIOException("selector failed", e);
+            } finally {
+                pollLock.unlock();
+            }
+        }
         if (sweepDue) {
             sweepDue = false;
             io.sweepClosed(this, finished);

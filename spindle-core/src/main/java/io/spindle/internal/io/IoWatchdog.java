@@ -19,11 +19,11 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class IoWatchdog extends Thread {
     /** How often the watchdog looks while a worker that holds IO is busy. */
-    static final long TICK_NANOS = 1_000_000L;
+    static final long TICK_NANOS = 2_000_000L;
     /** How long a busy owner may go without polling before the watchdog polls for it. */
     static final long STARVED_NANOS = 2_000_000L;
     /** How long the watchdog keeps ticking after it last saw a busy owner, before it parks. */
-    static final long LINGER_NANOS = 10_000_000L;
+    static final long LINGER_NANOS = 4_000_000L;
 
     private static final VarHandle PARKED;
 

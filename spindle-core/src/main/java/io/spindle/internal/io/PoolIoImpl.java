@@ -32,7 +32,9 @@ public final class PoolIoImpl implements PoolIO {
     private final ConcurrentHashMap<SelectableChannel, ChannelState> channels = new ConcurrentHashMap<>();
     /** Round robin over the workers for channels first used off the pool. */
     private final AtomicInteger nextHome = new AtomicInteger();
-    private volatile IoWatchdog watchdog; // started by the first operation
+    private volatile IoWatchdog watchdog; // started by the first operation that waits
+    /** The table's size after the last look for closed channels (IO8), guarded by the table's monitor for writes. */
+    private volatile int tableSizeAfterLastLook;
     private volatile boolean shutdown;
 
     public PoolIoImpl(Registry registry, int threads) {
@@ -103,7 +105,7 @@ public final class PoolIoImpl implements PoolIO {
             IoOps.Read op = new IoOps.Read(null, this, channel, dst);
             op.result = 0; // SPEC §6: nothing remaining completes with 0 at once (on a worker: IO1)
             op.phase = IoOp.FINISHED;
-            queueFinished(List.of(op), WorkerThread.currentOf(registry));
+            completeAtOnce(op, WorkerThread.currentOf(registry));
             return op.future;
         }
         // IO4: with the key already waiting for reads, readiness drives the read; a first attempt would be a wasted
@@ -181,11 +183,19 @@ public final class PoolIoImpl implements PoolIO {
             finishedAtOnce = state.attemptNow(op);
         }
         if (finishedAtOnce) {
-            queueFinished(List.of(op), caller);
+            completeAtOnce(op, caller);
         } else {
-            state.home.requestInterest(state); // IO2: the home registers it (now, if we are its owner)
-            if (caller != null) {
-                watchdog().ownerBusy(); // IO7: a job that goes on running now holds IO
+            try {
+                state.home.requestInterest(state); // IO2: the home registers it (now, if we are its owner)
+            } catch (RuntimeException | Error e) { // no selector (out of descriptors): the operation fails, not hangs
+                if (state.finishNow(op, e)) {
+                    queueFinished(List.of(op), caller);
+                }
+                return op.future;
+            }
+            WorkerThread home = registry.workers()[state.home.index];
+            if (home != caller && home.isBusy()) {
+                watchdog().ownerBusy(); // IO7: the home runs a job that began before it held this operation
             }
         }
         if (shutdown) { // IO9's Dekker: placed (monitor) before this read; shutdown set the flag before its sweep
@@ -213,7 +223,34 @@ public final class PoolIoImpl implements PoolIO {
         if (s != null) {
             return s;
         }
-        return channels.computeIfAbsent(channel, c -> new ChannelState(this, c, homeForNewChannel()));
+        s = channels.computeIfAbsent(channel, c -> new ChannelState(this, c, homeForNewChannel()));
+        forgetClosedIfDue();
+        return s;
+    }
+
+    /**
+     * IO8: a channel closed directly after its operations finished is forgotten here. A new channel's arrival makes a
+     * look over the table due once it has doubled since the last look (amortized O(1) per new channel), so a server
+     * that closes its connections the ordinary way keeps a table the size of its open channels.
+     */
+    private void forgetClosedIfDue() {
+        int size = channels.size();
+        if (size < tableSizeAfterLastLook * 2 + 64) {
+            return;
+        }
+        synchronized (channels) { // one look at a time; the table itself is concurrent
+            if (channels.size() < tableSizeAfterLastLook * 2 + 64) {
+                return;
+            }
+            List<IoOp<?>> finished = new ArrayList<>();
+            for (ChannelState s : channels.values()) {
+                if (s.isClosedDirectly() && channels.remove(s.channel, s)) {
+                    s.detachAndFail(AsynchronousCloseExceptions::closed, finished);
+                }
+            }
+            tableSizeAfterLastLook = channels.size();
+            queueFinished(finished, WorkerThread.currentOf(registry));
+        }
     }
 
     /** IO2: the calling worker's own poller (locality), else the next worker round robin. */
@@ -233,6 +270,34 @@ public final class PoolIoImpl implements PoolIO {
     }
 
     // --- finished operations ----------------------------------------------------------------------------------------
+
+    /** How deep operations finished at the call complete inline on a worker before they are queued instead. */
+    static final int MAX_INLINE_COMPLETIONS = 8;
+
+    /**
+     * IO1 for an operation that finished at its call (a write the socket took whole, an accept with a connection
+     * waiting): on one of our workers its job runs right here, as the caller's own continuation, sparing a push and
+     * the protocol's notification of a sleeper for it; but no deeper than {@link #MAX_INLINE_COMPLETIONS} such
+     * completions inside each other (a chain of stages that finish at once must not grow the stack without bound:
+     * Netty's listener depth limit), beyond which it is queued. Off the pool it goes to the injector.
+     */
+    private void completeAtOnce(IoOp<?> op, WorkerThread caller) {
+        if (caller == null) {
+            registry.injectInternal(op);
+            return;
+        }
+        IoPoller own = pollers[caller.index()];
+        if (own.inlineCompletions >= MAX_INLINE_COMPLETIONS) {
+            caller.push(op);
+            return;
+        }
+        own.inlineCompletions++;
+        try {
+            op.execute(); // completes the future; dependents run here (CompletableFuture catches their failures)
+        } finally {
+            own.inlineCompletions--;
+        }
+    }
 
     /**
      * IO1: finished operations run as jobs on the pool: on {@code worker}'s deque (stealable) if the caller is one of

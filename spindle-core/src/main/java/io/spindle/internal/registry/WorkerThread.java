@@ -295,9 +295,11 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
      */
     private Job findWork() {
         Job job = poller.processReady(this); // IO1: what our own IO finished comes first (cheap when nothing)
-        if (job == null) {
-            job = takeLocalJob();
+        if (job != null) {
+            idle.foundWork(IdleState.FOUND_OWN_IO);
+            return job;
         }
+        job = takeLocalJob();
         if (job == null && lazy != null) {
             job = lazy.slots().steal(); // our own promoted frame: nobody took it, and we have nothing else (LZ7)
         }
@@ -407,7 +409,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         if (source == IdleState.FOUND_IN_INJECTOR) {
             return registry.hasInjectedJobs();
         }
-        if (source == index) {
+        if (source == index || source == IdleState.FOUND_OWN_IO) { // IO completions beyond the first go to our deque
             return !deque.isEmpty() || !broadcasts.isEmpty() || (lazy != null && !lazy.slots().isEmpty());
         }
         return registry.workers()[source].hasStealableWork();

@@ -17,6 +17,11 @@ public final class IdleState {
     static final int FOUND_NOTHING = -1;
     /** {@link #foundWork(int)}: the job came from the injector. */
     public static final int FOUND_IN_INJECTOR = -2;
+    /**
+     * {@link #foundWork(int)}: the job is an IO completion of the worker's own poller (SPEC §6). Spinning did not find
+     * it: the worker's selector would have woken it as soon (A1 does not reward spinning for it).
+     */
+    public static final int FOUND_OWN_IO = -3;
 
     /**
      * What a worker can tell its protocol about the work it can see. Each answer is a racy snapshot; the protocol
@@ -123,6 +128,11 @@ public final class IdleState {
      */
     public void foundWork(int source) {
         this.foundAt = source;
+    }
+
+    /** A1: whether the job found came from somewhere that spinning helps to find (not the worker's own IO). */
+    boolean foundBySearching() {
+        return foundAt != FOUND_OWN_IO;
     }
 
     /** Woken, or the latch was set: search from scratch. Keeps the hint a wake-up brought (the search uses it). */

@@ -97,8 +97,8 @@ public final class JecSleep implements SleepProtocol {
 
     @Override
     public void leaveIdle(IdleState idle, boolean foundWork) {
-        if (foundWork) {
-            adaptRoundsAfterFinding(idle);
+        if (foundWork && idle.foundBySearching()) {
+            adaptRoundsAfterFinding(idle); // A1 (a completion of our own IO says nothing about spinning)
         }
         if (!idle.countedInactive) {
             return; // a leaveIdle that threw after its decrement is being retried: the count is right already
