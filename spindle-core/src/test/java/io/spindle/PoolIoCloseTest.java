@@ -1,0 +1,208 @@
+package io.spindle;
+
+import static io.spindle.IoFixtures.failure;
+import static io.spindle.IoFixtures.get;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.Pipe;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Closing and cancelling (SPEC §6 "Failures"): {@link PoolIO#close} fails pending operations at once with {@link
+ * AsynchronousCloseException}; a direct {@code close()} fails them within {@link PoolIO#DIRECT_CLOSE_NOTICE_MILLIS}
+ * (checked only as a bound with slack, to turn a hang into a failure); {@code cancel} withdraws an operation so that
+ * it consumes nothing. None of it reaches the pool's handler (checked by every {@link IoFixtures.IoPool} on close).
+ */
+@Timeout(value = 90, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class PoolIoCloseTest {
+    /** The documented bound plus generous slack for a loaded CI machine: a hang detector, not a timing check. */
+    static final Duration DIRECT_CLOSE_BOUND = Duration.ofMillis(PoolIO.DIRECT_CLOSE_NOTICE_MILLIS)
+            .plus(Duration.ofSeconds(20));
+
+    private static void assertClosedFailure(Throwable e, boolean throughPoolIo) {
+        assertInstanceOf(ClosedChannelException.class, e, "a pending operation on a closed channel");
+        if (throughPoolIo) {
+            assertInstanceOf(AsynchronousCloseException.class, e, "PoolIO.close documents AsynchronousCloseException");
+        }
+    }
+
+    /** The peer of a closed channel sees end of stream: the close really released the socket. */
+    private static void assertPeerSeesEndOfStream(IoFixtures.IoPool p, SocketChannel peer) {
+        Watchdog.run(IoFixtures.HANG, p.ctx(), () -> {
+            ByteBuffer b = ByteBuffer.allocate(64 * 1024);
+            int r;
+            do {
+                b.clear();
+                r = peer.read(b);
+            } while (r > 0);
+            assertEquals(-1, r);
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.spindle.IoFixtures#configs")
+    void closeThroughPoolIoFailsEveryPendingOperation(TestPools.Config config) throws Exception {
+        try (IoFixtures.IoPool p = new IoFixtures.IoPool(config)) {
+            // a socket with a read, a write and a ready pending
+            IoFixtures.Conn c = p.conn();
+            CompletableFuture<Integer> read = p.io.read(c.mine(), ByteBuffer.allocate(16));
+            IoFixtures.fill(c.mine());
+            CompletableFuture<Integer> write = p.io.write(c.mine(), ByteBuffer.allocate(4096));
+            CompletableFuture<Void> ready = p.io.ready(c.mine(), SelectionKey.OP_READ);
+            // a server with an accept pending, started on a worker
+            ServerSocketChannel server = p.server();
+            CompletableFuture<SocketChannel> accept = p.pool.install(() -> p.io.accept(server));
+            // a pipe with a read pending
+            Pipe pipe = p.pipe();
+            CompletableFuture<Integer> pipeRead = p.io.read(pipe.source(), ByteBuffer.allocate(16));
+
+            p.phase = "close";
+            p.io.close(c.mine());
+            p.io.close(server);
+            p.pool.install(() -> {
+                try {
+                    p.io.close(pipe.source()); // and from a worker
+                } catch (java.io.IOException e) {
+                    throw new AssertionError(e);
+                }
+                return null;
+            });
+            for (CompletableFuture<?> f : List.of(read, write, ready, accept, pipeRead)) {
+                assertClosedFailure(failure(f, p.ctx()), true);
+            }
+            assertFalse(c.mine().isOpen());
+            assertFalse(server.isOpen());
+            assertFalse(pipe.source().isOpen());
+            p.io.close(c.mine()); // closing a closed channel does nothing
+            p.io.close(server);
+            assertPeerSeesEndOfStream(p, c.peer());
+            // the pool carries on with other channels
+            IoFixtures.Conn d = p.conn();
+            CompletableFuture<byte[]> r = IoFixtures.readExactly(p.io, d.mine(), 2);
+            IoFixtures.writeFully(d.peer(), new byte[] {3, 4});
+            assertArrayEquals(new byte[] {3, 4}, get(r, p.ctx()));
+        }
+    }
+
+    /** A direct close() wakes no selector: pending operations fail at the poller's next sweep, not never. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.spindle.IoFixtures#configs")
+    void directCloseFailsPendingOperationsWithinTheDocumentedNotice(TestPools.Config config) throws Exception {
+        try (IoFixtures.IoPool p = new IoFixtures.IoPool(config)) {
+            IoFixtures.Conn c = p.conn();
+            CompletableFuture<Integer> read = p.io.read(c.mine(), ByteBuffer.allocate(16));
+            Pipe pipe = p.pipe();
+            CompletableFuture<Integer> pipeRead = p.pool.install(
+                    () -> p.io.read(pipe.source(), ByteBuffer.allocate(16)));
+            ServerSocketChannel server = p.server();
+            CompletableFuture<SocketChannel> accept = p.io.accept(server);
+            // every worker asleep in its wait: nobody is about to look at these channels
+            p.awaitAllAsleep();
+            p.phase = "direct close";
+            c.mine().close();
+            pipe.source().close();
+            server.close();
+            for (CompletableFuture<?> f : List.of(read, pipeRead, accept)) {
+                assertClosedFailure(failure(f, DIRECT_CLOSE_BOUND, p.ctx()), false);
+            }
+            assertPeerSeesEndOfStream(p, c.peer());
+        }
+    }
+
+    /** A cancelled read consumes nothing: the data sent afterwards goes to the next read. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.spindle.IoFixtures#configs")
+    void cancelWithdrawsAPendingRead(TestPools.Config config) throws Exception {
+        try (IoFixtures.IoPool p = new IoFixtures.IoPool(config)) {
+            for (boolean onWorker : new boolean[] {false, true}) {
+                IoFixtures.Conn c = p.conn();
+                ByteBuffer stolen = ByteBuffer.allocate(16);
+                CompletableFuture<Integer> read = onWorker
+                        ? p.pool.install(() -> p.io.read(c.mine(), stolen))
+                        : p.io.read(c.mine(), stolen);
+                assertTrue(read.cancel(true));
+                assertTrue(read.isCancelled());
+                IoFixtures.writeFully(c.peer(), new byte[] {10, 20, 30});
+                // once the pool has seen the channel readable, a withdrawn read would have fired by now
+                get(p.io.ready(c.mine(), SelectionKey.OP_READ), p.ctx());
+                assertEquals(0, stolen.position(), "the cancelled read consumed data");
+                // the read slot is free again, and the next read gets every byte
+                assertArrayEquals(new byte[] {10, 20, 30}, get(IoFixtures.readExactly(p.io, c.mine(), 3), p.ctx()));
+                assertTrue(c.mine().isOpen(), "cancel must not close the channel");
+            }
+        }
+    }
+
+    /** A cancelled accept takes no connection; cancelled writes free the write slot. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.spindle.IoFixtures#configs")
+    void cancelWithdrawsAcceptAndWrite(TestPools.Config config) throws Exception {
+        try (IoFixtures.IoPool p = new IoFixtures.IoPool(config)) {
+            ServerSocketChannel server = p.server();
+            CompletableFuture<SocketChannel> a = p.io.accept(server);
+            assertTrue(a.cancel(false));
+            SocketChannel client = p.closing(SocketChannel.open(server.getLocalAddress()));
+            get(p.io.ready(server, SelectionKey.OP_ACCEPT), p.ctx());
+            SocketChannel accepted = p.closing(get(p.io.accept(server), p.ctx()));
+            assertNotNull(accepted, "the connection went to the cancelled accept");
+            assertEquals(client.getLocalAddress(), accepted.getRemoteAddress());
+
+            IoFixtures.Conn c = p.conn();
+            IoFixtures.fill(c.mine());
+            CompletableFuture<Integer> w = p.io.write(c.mine(), ByteBuffer.allocate(1024));
+            assertTrue(w.cancel(true));
+            CompletableFuture<Integer> w2 = p.io.write(c.mine(), ByteBuffer.allocate(8)); // no WritePendingException
+            assertTrue(w2.cancel(true));
+            assertTrue(c.mine().isOpen(), "cancel must not close the channel");
+        }
+    }
+
+    /**
+     * Failures stay in the futures: failed operations and failing dependent stages never reach the pool's handler
+     * (checked when the pool closes), and the pool carries on.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.spindle.IoFixtures#configs")
+    void failuresNeverReachTheHandler(TestPools.Config config) throws Exception {
+        try (IoFixtures.IoPool p = new IoFixtures.IoPool(config)) {
+            for (int i = 0; i < 9; i++) {
+                IoFixtures.Conn c = p.conn();
+                CompletableFuture<Integer> read = p.io.read(c.mine(), ByteBuffer.allocate(16));
+                CompletableFuture<Integer> stage = read.thenApply(r -> {
+                    throw new IllegalStateException("a failing dependent stage");
+                });
+                if (i % 3 == 0) {
+                    p.io.close(c.mine());
+                    failure(read, p.ctx());
+                } else if (i % 3 == 1) {
+                    c.peer().socket().setSoLinger(true, 0);
+                    c.peer().close(); // reset: the channel's IOException
+                    failure(read, p.ctx());
+                } else {
+                    IoFixtures.writeFully(c.peer(), new byte[] {1}); // the read succeeds, its stage fails
+                    assertEquals(1, get(read, p.ctx()));
+                }
+                failure(stage, p.ctx());
+            }
+            assertEquals(3, p.pool.install(() -> 3));
+            assertTrue(p.handled.isEmpty(), () -> "reached the handler: " + p.handled);
+        }
+    }
+}

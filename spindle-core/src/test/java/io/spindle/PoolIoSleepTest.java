@@ -1,0 +1,152 @@
+package io.spindle;
+
+import static io.spindle.IoFixtures.get;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.Pipe;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Sleeping in the poller (SPEC §6 "Sleeping in the poller"): a worker that owns IO sleeps when idle and wakes on its
+ * own IO; connections and data that arrive while every worker sleeps are served; idle workers with idle connections
+ * go to sleep (stats().sleeps() grows) and the pool comes to rest; wake-ups are never counted more often than sleeps.
+ * No timing assertions: "asleep" is waited for, under {@link IoFixtures#HANG}.
+ */
+@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class PoolIoSleepTest {
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.spindle.IoFixtures#configs")
+    void connectionsArrivingWhileEveryWorkerSleepsAreAccepted(TestPools.Config config) throws Exception {
+        try (IoFixtures.IoPool p = new IoFixtures.IoPool(config)) {
+            ServerSocketChannel server = p.server();
+            for (int i = 0; i < 3; i++) {
+                CompletableFuture<SocketChannel> accept = i == 1 ? p.pool.install(() -> p.io.accept(server))
+                        : p.io.accept(server);
+                p.awaitAllAsleep();
+                assertFalse(accept.isDone(), "accept completed with no client");
+                p.phase = "connect while asleep #" + i;
+                SocketChannel client = p.closing(SocketChannel.open(server.getLocalAddress()));
+                SocketChannel accepted = p.closing(get(accept, p.ctx()));
+                assertEquals(client.getLocalAddress(), accepted.getRemoteAddress());
+
+                // and data arriving on it while every worker sleeps
+                CompletableFuture<byte[]> read = IoFixtures.readExactly(p.io, accepted, 3);
+                p.awaitAllAsleep();
+                p.phase = "data while asleep #" + i;
+                IoFixtures.writeFully(client, new byte[] {1, 2, (byte) i});
+                assertArrayEquals(new byte[] {1, 2, (byte) i}, get(read, p.ctx()));
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.spindle.IoFixtures#configs")
+    void pipeDataArrivingWhileEveryWorkerSleepsIsRead(TestPools.Config config) throws Exception {
+        try (IoFixtures.IoPool p = new IoFixtures.IoPool(config)) {
+            Pipe pipe = p.pipe();
+            for (int i = 0; i < 3; i++) {
+                int round = i;
+                CompletableFuture<Integer> read = i == 1
+                        ? p.pool.install(() -> p.io.read(pipe.source(), ByteBuffer.allocate(8)))
+                        : p.io.read(pipe.source(), ByteBuffer.allocate(8));
+                p.awaitAllAsleep();
+                p.phase = "pipe write while asleep #" + round;
+                pipe.sink().write(ByteBuffer.wrap(new byte[] {(byte) round}));
+                assertEquals(1, get(read, p.ctx()));
+            }
+        }
+    }
+
+    /**
+     * Echo traffic on 16 connections, then silence with every connection's read still pending: the workers go to
+     * sleep (sleeps grows past a snapshot taken by a worker that was awake) and the pool comes to rest; then traffic
+     * resumes. Repeated, so that sleeps and wake-ups race with IO readiness; wake-ups never outnumber sleeps.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.spindle.IoFixtures#configs")
+    void idleWorkersWithIdleConnectionsGoToSleep(TestPools.Config config) throws Exception {
+        try (IoFixtures.IoPool p = new IoFixtures.IoPool(config)) {
+            ServerSocketChannel server = p.server();
+            int n = 16;
+            List<CompletableFuture<Void>> sessions = new CopyOnWriteArrayList<>();
+            CompletableFuture<Void> accepted = PoolIoTest.acceptLoop(p.io, server, n, sessions);
+            List<SocketChannel> clients = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                SocketChannel ch = p.closing(SocketChannel.open(server.getLocalAddress()));
+                ch.configureBlocking(false);
+                clients.add(ch);
+            }
+            get(accepted, p.ctx());
+            for (int round = 0; round < 4; round++) {
+                p.phase = "traffic round " + round;
+                AtomicLong sleepsSeenAwake = new AtomicLong(-1);
+                List<CompletableFuture<Void>> echoes = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    byte[] msg = IoFixtures.pattern(512, round * 100 + i);
+                    SocketChannel ch = clients.get(i);
+                    echoes.add(p.io.write(ch, ByteBuffer.wrap(msg))
+                            .thenCompose(w -> IoFixtures.readExactly(p.io, ch, msg.length))
+                            .thenAccept(back -> {
+                                if (!java.util.Arrays.equals(msg, back)) {
+                                    throw new AssertionError("echo differs");
+                                }
+                                // on a worker that is awake now: it must sleep again later
+                                sleepsSeenAwake.accumulateAndGet(p.pool.stats().sleeps(), Math::max);
+                            }));
+                }
+                get(CompletableFuture.allOf(echoes.toArray(CompletableFuture[]::new)), p.ctx());
+                p.phase = "silence after round " + round;
+                long snapshot = sleepsSeenAwake.get();
+                Watchdog.awaitCondition(() -> p.pool.stats().sleeps() > snapshot, IoFixtures.HANG,
+                        () -> "idle workers with idle connections never went to sleep (sleeps stuck at "
+                                + snapshot + "); " + p.ctx().get());
+                p.awaitAllAsleep();
+                PoolStats s = p.pool.stats();
+                assertTrue(s.wakeups() <= s.sleeps(), "more wake-ups counted than sleeps: " + s);
+                for (CompletableFuture<Void> session : sessions) {
+                    assertFalse(session.isDone(), "an echo session ended while its connection was idle: " + session);
+                }
+            }
+        }
+    }
+
+    /** Many sleep / IO-wake cycles: each wake-up by IO readiness is served, and counted at most once. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.spindle.IoFixtures#configs")
+    void repeatedWakeUpsByIoReadiness(TestPools.Config config) throws Exception {
+        try (IoFixtures.IoPool p = new IoFixtures.IoPool(config)) {
+            IoFixtures.Conn c = p.conn();
+            for (int i = 0; i < 12; i++) {
+                CompletableFuture<Integer> read = p.io.read(c.mine(), ByteBuffer.allocate(4));
+                p.awaitAllAsleep();
+                PoolStats s = p.pool.stats();
+                assertTrue(s.wakeups() <= s.sleeps(), "more wake-ups counted than sleeps: " + s);
+                p.phase = "wake #" + i;
+                // every other round a new-work notification races with the IO readiness
+                if (i % 2 == 1) {
+                    p.pool.spawn(() -> { });
+                }
+                IoFixtures.writeFully(c.peer(), new byte[] {(byte) i});
+                assertEquals(1, get(read, p.ctx()));
+            }
+            p.awaitAllAsleep();
+            PoolStats s = p.pool.stats();
+            assertTrue(s.wakeups() <= s.sleeps(), "more wake-ups counted than sleeps: " + s);
+        }
+    }
+}
