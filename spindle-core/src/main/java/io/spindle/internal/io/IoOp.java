@@ -82,7 +82,7 @@ abstract class IoOp<T> extends InjectedJob {
         @Override
         public boolean cancel(boolean mayInterruptIfRunning) {
             boolean cancelled = super.cancel(mayInterruptIfRunning);
-            if (cancelled && op.channel != null) {
+            if (cancelled && op != null && op.channel != null) {
                 op.channel.withdraw(op); // IO3: only a PENDING operation is withdrawn; a finished one's job still runs
             }
             return cancelled;

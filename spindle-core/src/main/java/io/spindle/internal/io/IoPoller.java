@@ -125,7 +125,7 @@ public final class IoPoller implements Blocker {
         try {
             if (select) {
                 selectUntilWoken(sel);
-            } else {
+            } else if (!flushCancelledKeys()) {
                 LockSupport.park(this);
             }
         } finally {
@@ -169,6 +169,57 @@ public final class IoPoller implements Blocker {
     @Override
     public boolean ownEventsReady() {
         return !readyKeys.isEmpty() || sweepDue || !interestRequests.isEmpty();
+    }
+
+    /**
+     * IO8: before the owner parks, a selector that still has keys deregisters the cancelled ones (a channel closed
+     * directly keeps its descriptor open, and its peer sees no end of stream, until its selector next selects).
+     * Readiness found meanwhile is the owner's own event.
+     *
+     * @return whether own events were found (then the owner does not park)
+     */
+    private boolean flushCancelledKeys() {
+        Selector s = selector;
+        if (s == null || s.keys().isEmpty()) {
+            return false;
+        }
+        pollLock.lock();
+        try {
+            s.selectNow(collectReady);
+            countPoll();
+        } catch (IOException e) {
+            throw new UncheckedIOException("selector failed", e);
+        } finally {
+            pollLock.unlock();
+        }
+        return !readyKeys.isEmpty();
+    }
+
+    /**
+     * IO8, any thread, after cancelling a key of this home (PoolIO.close): makes the selector deregister it now, so
+     * that the channel's close takes effect at once (the JDK defers closing a registered channel's descriptor until
+     * its selector deregisters the key). If someone is selecting, a wakeup ends that select, which deregisters it;
+     * else the caller selects once itself and hands out what it found.
+     */
+    void flushAfterCancel(WorkerThread caller) {
+        Selector s = selector;
+        if (s == null) {
+            return;
+        }
+        if (!pollLock.tryLock()) {
+            s.wakeup(); // the select in progress deregisters on its way out; a sticky wakeup if it has just ended
+            return;
+        }
+        List<IoOp<?>> finished = new ArrayList<>();
+        try {
+            s.selectNow(key -> handleReadyKey(key, finished));
+            countPoll();
+        } catch (IOException e) {
+            throw new UncheckedIOException("selector failed", e);
+        } finally {
+            pollLock.unlock();
+        }
+        io.queueFinished(finished, caller);
     }
 
     private void collect(SelectionKey key) {
@@ -272,13 +323,19 @@ public final class IoPoller implements Blocker {
         return first;
     }
 
-    /** Owner, after each job: every JOBS_PER_BUSY_POLL jobs, a worker that holds IO polls without blocking (IO7). */
-    public void afterJob(WorkerThread worker) {
-        if (++jobsSincePoll >= JOBS_PER_BUSY_POLL) {
-            jobsSincePoll = 0;
-            if (holdsIo()) {
-                pollNow(worker);
-            }
+    /** Owner, after each job: whether JOBS_PER_BUSY_POLL jobs ran since the last tick (IO7). */
+    public boolean busyTick() {
+        if (++jobsSincePoll < JOBS_PER_BUSY_POLL) {
+            return false;
+        }
+        jobsSincePoll = 0;
+        return true;
+    }
+
+    /** Owner, at a busy tick: a worker that holds IO polls without blocking (IO7). */
+    public void pollIfHoldingIo(WorkerThread worker) {
+        if (holdsIo()) {
+            pollNow(worker);
         }
     }
 

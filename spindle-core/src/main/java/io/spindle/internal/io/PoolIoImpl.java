@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -101,12 +102,14 @@ public final class PoolIoImpl implements PoolIO {
             throw new IllegalArgumentException("dst is read-only: " + dst);
         }
         if (!dst.hasRemaining()) {
-            registry.acquireIoCount(); // RejectedExecutionException after shutdown, as every operation
-            IoOps.Read op = new IoOps.Read(null, this, channel, dst);
-            op.result = 0; // SPEC §6: nothing remaining completes with 0 at once (on a worker: IO1)
-            op.phase = IoOp.FINISHED;
-            completeAtOnce(op, WorkerThread.currentOf(registry));
-            return op.future;
+            if (registry.isShutdown()) { // as every operation (SPEC §6), though this one places nothing
+                throw new RejectedExecutionException("pool is shut down: " + registry.name());
+            }
+            // SPEC §6: nothing remaining completes with 0 at once. It is complete when returned, so its dependents run
+            // on whichever thread chains them, as for any completed future; no operation is placed.
+            IoOp.Future<Integer> done = new IoOp.Future<>(registry.executor(), null);
+            done.complete(0);
+            return done;
         }
         // IO4: with the key already waiting for reads, readiness drives the read; a first attempt would be a wasted
         // syscall in a ping-pong (the next request is not there yet when the previous answer was written)
@@ -129,10 +132,14 @@ public final class PoolIoImpl implements PoolIO {
         if (s != null) {
             s.detachAndFail(AsynchronousCloseExceptions::closed, finished); // IO8: at once
         }
+        WorkerThread caller = WorkerThread.currentOf(registry);
         try {
             channel.close();
         } finally {
-            queueFinished(finished, WorkerThread.currentOf(registry));
+            queueFinished(finished, caller);
+            if (s != null) {
+                s.home.flushAfterCancel(caller); // IO8: the close takes effect now, not at the home's next select
+            }
         }
     }
 
@@ -194,8 +201,10 @@ public final class PoolIoImpl implements PoolIO {
                 return op.future;
             }
             WorkerThread home = registry.workers()[state.home.index];
-            if (home != caller && home.isBusy()) {
-                watchdog().ownerBusy(); // IO7: the home runs a job that began before it held this operation
+            if (home == caller || home.isBusy()) {
+                // IO7: the home runs a job (the caller's own, which may go on for long after placing this, or one that
+                // began before the home held this operation): the watchdog must be up to poll for it if it runs long
+                watchdog().ownerBusy();
             }
         }
         if (shutdown) { // IO9's Dekker: placed (monitor) before this read; shutdown set the flag before its sweep

@@ -454,12 +454,27 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         pollIoIfDue();
     }
 
-    /** IO7: every JOBS_PER_BUSY_POLL jobs a worker that holds IO polls without blocking; a failure is reported. */
+    /**
+     * Every {@link IoPoller#JOBS_PER_BUSY_POLL} jobs a busy worker looks beyond its own deque: it polls its selector
+     * if it holds IO (IO7), and runs one job from the injector if any waits there. Without the second, a worker whose
+     * deque never empties (a chain of spawns) would leave injected jobs to idle workers, and with none idle, for ever:
+     * the IO completions the watchdog hands over go through the injector (IO1, IO7). Cats Effect checks its external
+     * queue on the same kind of tick. A failure of the poll is reported; the idle loop's poll will meet it again.
+     */
     private void pollIoIfDue() {
+        if (!poller.busyTick()) {
+            return;
+        }
         try {
-            poller.afterJob(this);
+            poller.pollIfHoldingIo(this);
         } catch (RuntimeException failure) {
-            reportRuntimeFailure(failure); // a selector that failed: the idle loop's poll will meet it again
+            reportRuntimeFailure(failure);
+        }
+        if (registry.hasInjectedJobs()) {
+            Job injected = registry.pollInjected();
+            if (injected != null) {
+                execute(injected); // one level deeper, once per tick
+            }
         }
     }
 
