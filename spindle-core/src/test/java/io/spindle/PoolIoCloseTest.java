@@ -101,6 +101,61 @@ class PoolIoCloseTest {
         }
     }
 
+    /**
+     * PoolIO.close really closes: a pipe's sink that the pool served (its registration still on a poller) and that is
+     * closed through PoolIO.close gives the source end of stream, and a socket's peer sees end of stream. (The JDK
+     * releases a registered channel's file descriptor only once its key is deregistered by its selector, so a close
+     * that leaves the cancelled key in a selector that never selects again leaves the other end waiting forever.)
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.spindle.IoFixtures#configs")
+    void closeThroughPoolIoGivesTheOtherEndEndOfStream(TestPools.Config config) throws Exception {
+        checkOtherEndSeesEndOfStream(config, true);
+    }
+
+    /**
+     * As above with a plain {@code close()} once the pool's operations on the channel all ended (nothing pending, so
+     * no sweep is involved): the pool must not keep the channel's file descriptor alive in a selector that sleeps.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.spindle.IoFixtures#configs")
+    void directCloseAfterOperationsEndedGivesTheOtherEndEndOfStream(TestPools.Config config) throws Exception {
+        checkOtherEndSeesEndOfStream(config, false);
+    }
+
+    private static void checkOtherEndSeesEndOfStream(TestPools.Config config, boolean throughPoolIo)
+            throws Exception {
+        try (IoFixtures.IoPool p = new IoFixtures.IoPool(config)) {
+            Pipe pipe = p.pipe();
+            int n = 1024 * 1024; // more than the pipe's buffer: the sink gets registered with a poller
+            byte[] data = IoFixtures.pattern(n, 5);
+            CompletableFuture<byte[]> r = IoFixtures.readExactly(p.io, pipe.source(), n);
+            assertEquals(n, get(p.io.write(pipe.sink(), ByteBuffer.wrap(data)), p.ctx()));
+            assertArrayEquals(data, get(r, p.ctx()));
+            CompletableFuture<Integer> eof = p.io.read(pipe.source(), ByteBuffer.allocate(8));
+            p.phase = "pipe source waits for end of stream after closing the sink (through PoolIO: "
+                    + throughPoolIo + ")";
+            if (throughPoolIo) {
+                p.io.close(pipe.sink());
+            } else {
+                pipe.sink().close();
+            }
+            assertEquals(-1, get(eof, p.ctx()));
+
+            IoFixtures.Conn c = p.conn();
+            CompletableFuture<byte[]> in = IoFixtures.readExactly(p.io, c.mine(), 4); // registers the socket
+            IoFixtures.writeFully(c.peer(), new byte[] {1, 2, 3, 4});
+            get(in, p.ctx());
+            p.phase = "socket peer waits for end of stream after close (through PoolIO: " + throughPoolIo + ")";
+            if (throughPoolIo) {
+                p.io.close(c.mine());
+            } else {
+                c.mine().close();
+            }
+            assertPeerSeesEndOfStream(p, c.peer());
+        }
+    }
+
     /** A direct close() wakes no selector: pending operations fail at the poller's next sweep, not never. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.spindle.IoFixtures#configs")
