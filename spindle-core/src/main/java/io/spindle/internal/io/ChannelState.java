@@ -233,7 +233,23 @@ final class ChannelState {
     }
 
     synchronized boolean hasPending() {
+        return hasPendingLocked();
+    }
+
+    private boolean hasPendingLocked() {
         return read != null || write != null || acceptOrConnect != null || !readies.isEmpty();
+    }
+
+    /**
+     * IO4, IO8, the home's owner about to park under its poll lock: a registration with nothing pending is cancelled
+     * (the caller's selectNow deregisters it); the next operation registers the channel again.
+     */
+    synchronized void dropRegistrationIfIdle(SelectionKey k) {
+        if (key == k && !hasPendingLocked()) {
+            k.cancel();
+            key = null;
+            registeredInterest = 0;
+        }
     }
 
     // --- cancel, close, shutdown ------------------------------------------------------------------------------------

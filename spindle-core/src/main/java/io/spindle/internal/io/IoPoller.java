@@ -172,9 +172,11 @@ public final class IoPoller implements Blocker {
     }
 
     /**
-     * IO8: before the owner parks, a selector that still has keys deregisters the cancelled ones (a channel closed
-     * directly keeps its descriptor open, and its peer sees no end of stream, until its selector next selects).
-     * Readiness found meanwhile is the owner's own event.
+     * IO4, IO8: an owner that parks holds no pending operation, so it deregisters its channels first: registrations
+     * persist only while operations are pending, and a channel closed directly later must not keep its descriptor
+     * open (the JDK closes a registered channel's descriptor only once its selector deregisters the key, and a parked
+     * owner never selects: its peer would never see the end of the stream). One selectNow deregisters them and any
+     * key cancelled before; readiness found meanwhile (an operation placed since) is the owner's own event.
      *
      * @return whether own events were found (then the owner does not park)
      */
@@ -185,6 +187,12 @@ public final class IoPoller implements Blocker {
         }
         pollLock.lock();
         try {
+            for (SelectionKey key : s.keys()) {
+                Object state = key.attachment();
+                if (state instanceof ChannelState) {
+                    ((ChannelState) state).dropRegistrationIfIdle(key); // keeps one an operation was placed on since
+                }
+            }
             s.selectNow(collectReady);
             countPoll();
         } catch (IOException e) {
