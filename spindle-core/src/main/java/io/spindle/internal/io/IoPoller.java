@@ -182,8 +182,8 @@ public final class IoPoller implements Blocker {
      */
     private boolean flushCancelledKeys() {
         Selector s = selector;
-        if (s == null || s.keys().isEmpty()) {
-            return false;
+        if (s == null || s.keys().size() <= (pipeKey != null ? 1 : 0)) {
+            return false; // no channel's key (HINT_PIPE's pipe key stays: it is the protocol's)
         }
         pollLock.lock();
         try {
@@ -226,8 +226,8 @@ public final class IoPoller implements Blocker {
             throw new UncheckedIOException("selector failed", e);
         } finally {
             pollLock.unlock();
+            io.queueFinished(finished, caller); // IO6: what finished runs, even after a failure
         }
-        io.queueFinished(finished, caller);
     }
 
     private void collect(SelectionKey key) {
@@ -265,6 +265,14 @@ public final class IoPoller implements Blocker {
         }
         pollLock.lock(); // the watchdog holds it only for a selectNow (IO7)
         try {
+            synchronized (this) {
+                if (wakePending) {
+                    // IO10: a selectNow by another lock holder (the watchdog, a closer's flush) may have consumed the
+                    // wakeup() meant for us while we waited for the lock. Holding the lock now, nobody else can
+                    // select, so a wake-up from here on stays sticky; one from before is this flag.
+                    return;
+                }
+            }
             // IO8: wake by the next sweep at the latest, to notice channels closed directly. An interrupt ends the
             // select at once and stays set: the sleep protocol's loop clears and restores it (SPEC §1).
             sel.select(collectReady, Math.max(1L, (nextSweepNanos - System.nanoTime()) / 1_000_000L));
@@ -301,34 +309,43 @@ public final class IoPoller implements Blocker {
             return null;
         }
         List<IoOp<?>> finished = new ArrayList<>();
-        applyInterestRequests(ownSelector(), finished);
-        for (int i = 0; i < readyKeys.size(); i++) {
-            handleReadyKey(readyKeys.get(i), finished);
-        }
-        readyKeys.clear();
-        if (poll && finished.isEmpty() && pollLock.tryLock()) {
-            // IO7: an idle search polls too, so IO that became ready while this worker searched (its rounds of
-            // yielding can be long on an oversubscribed machine) is not left until it blocks. Skipped if someone
-            // else polls right now: they hand out what they find.
-            try {
-                selector.selectNow(key -> handleReadyKey(key, finished));
-                countPoll();
-            } catch (IOException e) {
-                throw new UncheckedIOException("selector failed", e);
-            } finally {
-                pollLock.unlock();
+        boolean handedOut = false;
+        try {
+            applyInterestRequests(ownSelector(), finished);
+            for (int i = 0; i < readyKeys.size(); i++) {
+                handleReadyKey(readyKeys.get(i), finished);
+            }
+            readyKeys.clear();
+            if (poll && finished.isEmpty() && pollLock.tryLock()) {
+                // IO7: an idle search polls too, so IO that became ready while this worker searched (its rounds of
+                // yielding can be long on an oversubscribed machine) is not left until it blocks. Skipped if someone
+                // else polls right now: they hand out what they find.
+                try {
+                    selector.selectNow(key -> handleReadyKey(key, finished));
+                    countPoll();
+                } finally {
+                    pollLock.unlock();
+                }
+            }
+            if (sweepDue) {
+                sweepDue = false;
+                io.sweepClosed(this, finished);
+            }
+            if (finished.isEmpty()) {
+                handedOut = true;
+                return null;
+            }
+            IoOp<?> first = finished.remove(finished.size() - 1);
+            io.queueFinished(finished, worker);
+            handedOut = true;
+            return first;
+        } catch (IOException e) {
+            throw new UncheckedIOException("selector failed", e);
+        } finally {
+            if (!handedOut) {
+                io.queueFinished(finished, worker); // IO6: what finished before a failure still runs
             }
         }
-        if (sweepDue) {
-            sweepDue = false;
-            io.sweepClosed(this, finished);
-        }
-        if (finished.isEmpty()) {
-            return null;
-        }
-        IoOp<?> first = finished.remove(finished.size() - 1);
-        io.queueFinished(finished, worker);
-        return first;
     }
 
     /** Owner, after each job: whether JOBS_PER_BUSY_POLL jobs ran since the last tick (IO7). */
@@ -349,8 +366,13 @@ public final class IoPoller implements Blocker {
 
     /** A job starts on the owner: if it holds IO, the watchdog must be awake to poll for it if the job runs long. */
     public void jobStarting() {
-        if (pendingOps > 0) { // volatile read: one load per job, and only a pool that does IO goes further
-            io.watchdog().ownerBusy();
+        if (io.inUse()) { // one volatile load per job; a pool that never waited for IO goes no further
+            // IO7's Dekker: our running depth (stored by the caller) before the load of pendingOps, against a
+            // placer's increment before its load of our running depth (PoolIoImpl.start)
+            VarHandle.fullFence();
+            if (pendingOps > 0) {
+                io.watchdog().ownerBusy();
+            }
         }
     }
 
@@ -380,8 +402,8 @@ public final class IoPoller implements Blocker {
             throw new UncheckedIOException("selector failed", e);
         } finally {
             pollLock.unlock();
+            io.queueFinished(finished, worker); // IO6: what finished runs, even after a failure
         }
-        io.queueFinished(finished, worker);
     }
 
     private void handleReadyKey(SelectionKey key, List<IoOp<?>> finished) {

@@ -6,6 +6,7 @@ import io.spindle.internal.registry.WorkerThread;
 
 import java.io.IOException;
 import java.net.SocketAddress;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.channels.IllegalBlockingModeException;
 import java.nio.channels.ReadableByteChannel;
@@ -200,11 +201,13 @@ public final class PoolIoImpl implements PoolIO {
                 }
                 return op.future;
             }
+            IoWatchdog watchdog = watchdog(); // started by the first operation that waits: from then on jobs check
             WorkerThread home = registry.workers()[state.home.index];
+            VarHandle.fullFence(); // IO7's Dekker: our pendingOps increment (place) before the load of the home's depth
             if (home == caller || home.isBusy()) {
                 // IO7: the home runs a job (the caller's own, which may go on for long after placing this, or one that
                 // began before the home held this operation): the watchdog must be up to poll for it if it runs long
-                watchdog().ownerBusy();
+                watchdog.ownerBusy();
             }
         }
         if (shutdown) { // IO9's Dekker: placed (monitor) before this read; shutdown set the flag before its sweep
@@ -317,10 +320,15 @@ public final class PoolIoImpl implements PoolIO {
         for (int i = 0; i < finished.size(); i++) {
             IoOp<?> op = finished.get(i);
             if (worker != null) {
-                worker.push(op);
-            } else {
-                registry.injectInternal(op);
+                try {
+                    worker.push(op);
+                    continue;
+                } catch (VirtualMachineError exhaustion) {
+                    // E1: a push that throws left the job out of the deque; the injector is the other way in (IO6:
+                    // a finished operation must run, or its future stays incomplete and the pool never terminates)
+                }
             }
+            registry.injectInternal(op);
         }
     }
 
@@ -386,6 +394,11 @@ public final class PoolIoImpl implements PoolIO {
         for (IoPoller p : pollers) {
             p.close();
         }
+    }
+
+    /** Whether any operation ever waited here: the watchdog runs (a volatile read). */
+    boolean inUse() {
+        return watchdog != null;
     }
 
     IoWatchdog watchdog() {

@@ -470,10 +470,12 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         } catch (RuntimeException failure) {
             reportRuntimeFailure(failure);
         }
-        if (registry.hasInjectedJobs()) {
+        // Only between top-level jobs (no job on this worker's stack): inside a join's or scope's wait, an injected
+        // job that waits in turn would nest the next one, one level per tick, without bound.
+        if ((int) RUNNING_DEPTH.getOpaque(this) == 0 && registry.hasInjectedJobs()) {
             Job injected = registry.pollInjected();
             if (injected != null) {
-                execute(injected); // one level deeper, once per tick
+                execute(injected);
             }
         }
     }
