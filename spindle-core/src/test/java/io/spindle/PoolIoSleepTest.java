@@ -101,13 +101,15 @@ class PoolIoSleepTest {
                     SocketChannel ch = clients.get(i);
                     echoes.add(p.io.write(ch, ByteBuffer.wrap(msg))
                             .thenCompose(w -> IoFixtures.readExactly(p.io, ch, msg.length))
-                            .thenAccept(back -> {
+                            // async on the pool: a stage attached to an already completed future would run on
+                            // this (test) thread, whose read can follow every worker's last sleep
+                            .thenAcceptAsync(back -> {
                                 if (!java.util.Arrays.equals(msg, back)) {
                                     throw new AssertionError("echo differs");
                                 }
                                 // on a worker that is awake now: it must sleep again later
                                 sleepsSeenAwake.accumulateAndGet(p.pool.stats().sleeps(), Math::max);
-                            }));
+                            }, p.pool));
                 }
                 get(CompletableFuture.allOf(echoes.toArray(CompletableFuture[]::new)), p.ctx());
                 p.phase = "silence after round " + round;
