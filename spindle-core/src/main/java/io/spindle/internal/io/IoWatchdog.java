@@ -19,9 +19,15 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class IoWatchdog extends Thread {
     /** How often the watchdog looks while a worker that holds IO is busy. */
-    static final long TICK_NANOS = 2_000_000L;
+    static final long TICK_NANOS = Math.max(0L, Long.getLong("spindle.io.watchdogMicros", 2_000L)) * 1_000L;
+    /**
+     * Whether the pool has a watchdog at all: {@code -Dspindle.io.watchdogMicros=0} turns it off, for a server that
+     * prefers the CPU its ticks cost under sparse traffic to IO7's bound (ready IO then waits for the owner's next busy
+     * poll, every 64 jobs, or for the end of its long job).
+     */
+    static final boolean ENABLED = TICK_NANOS > 0;
     /** How long a busy owner may go without polling before the watchdog polls for it. */
-    static final long STARVED_NANOS = 2_000_000L;
+    static final long STARVED_NANOS = TICK_NANOS;
     /** How long the watchdog keeps ticking after it last saw a busy owner, before it parks. */
     static final long LINGER_NANOS = 4_000_000L;
 
@@ -49,6 +55,9 @@ final class IoWatchdog extends Thread {
 
     /** A worker that holds IO starts a job: make sure someone watches it (a volatile read unless we are parked). */
     void ownerBusy() {
+        if (!ENABLED) {
+            return;
+        }
         VarHandle.fullFence(); // Dekker: the caller's busy state (running depth, pending operation) before our flag
         if (parked && (boolean) PARKED.compareAndSet(this, true, false)) { // volatile CAS: one waker unparks
             LockSupport.unpark(this);

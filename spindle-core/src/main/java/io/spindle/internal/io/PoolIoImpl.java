@@ -398,7 +398,7 @@ public final class PoolIoImpl implements PoolIO {
 
     /** Whether any operation ever waited here: the watchdog runs (a volatile read). */
     boolean inUse() {
-        return watchdog != null;
+        return IoWatchdog.ENABLED && watchdog != null;
     }
 
     IoWatchdog watchdog() {
@@ -408,7 +408,9 @@ public final class PoolIoImpl implements PoolIO {
                 w = watchdog;
                 if (w == null) {
                     w = new IoWatchdog(this, registry.name());
-                    w.start();
+                    if (IoWatchdog.ENABLED) {
+                        w.start(); // else an object that is never woken: ownerBusy returns at once
+                    }
                     watchdog = w; // volatile: published started
                 }
             }
