@@ -111,6 +111,12 @@ public final class IoPoller implements Blocker {
     public void block() {
         boolean select = watchingPipe || holdsIo();
         Selector sel = select ? ownSelector() : null; // open before SELECTING is visible: a waker wakes it
+        // IO4 before IO10's position: the flush may wait for the poll lock (a closer's flush, the watchdog), and that
+        // wait parks in the lock, which would swallow the unpark of a waker that saw us PARKED: the park below would
+        // then wait for ever, with wakePending left set so that no later waker unparks us either.
+        if (!select && flushCancelledKeys()) {
+            return; // own events: the owner does not park
+        }
         // IO10: the mode and the wake flag change together under this poller's monitor, so a waker either sees the mode
         // we block in and wakes that wait, or we see its flag here and do not wait at all. A monitor, not VarHandles:
         // it takes no call, so a waker at the stack's edge (E4: it retries its unblock until done, at that depth) needs
@@ -125,8 +131,8 @@ public final class IoPoller implements Blocker {
         try {
             if (select) {
                 selectUntilWoken(sel);
-            } else if (!flushCancelledKeys()) {
-                LockSupport.park(this);
+            } else {
+                LockSupport.park(this); // nothing between our PARKED and this park waits in a lock (see above)
             }
         } finally {
             synchronized (this) {

@@ -90,7 +90,12 @@
  *       allows as the plain unpark did; a delivery that throws clears the flag again so that the retry delivers.
  *       Another thread's {@code selectNow} on the owner's selector (the watchdog's, a closer's flush) consumes a
  *       pending {@code wakeup()}: so an owner that waited for the poll lock checks the flag again once it holds the
- *       lock, after which nobody else can select and a wake-up stays sticky. A
+ *       lock, after which nobody else can select and a wake-up stays sticky. On the parking path nothing may wait for
+ *       a {@code java.util.concurrent} lock between publishing PARKED and the park: such a wait parks inside the lock
+ *       and swallows the unpark of a waker that saw PARKED, and the owner's park then waits for ever (the flag stays
+ *       set, so no later waker unparks it either). So a parking owner deregisters its idle keys (IO4, under the poll
+ *       lock) before it takes its position; the io-starvation benchmark hung on this ({@code IoPollerLostPermitTest}).
+ *       A
  *       selecting worker's {@code wakeup()} is a few frames deeper than the counters' step, so at the very edge of a
  *       waker's stack its retry could go on for as long as the waker stays at that depth.</dd>
  * </dl>
