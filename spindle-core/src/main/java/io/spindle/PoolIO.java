@@ -43,9 +43,9 @@ import java.util.concurrent.CompletableFuture;
  * {@code 64} jobs it runs; and while a worker with IO pending runs a job, the pool's IO watchdog ticks every 2 ms and
  * polls the selector of such a worker that has not polled for 2 ms, handing what is ready to the other workers, so
  * ready IO waits a few milliseconds at most behind a long task. The watchdog parks 4 ms after it last saw such a
- * worker: an idle pool, with or without idle connections, uses no CPU for it. Its ticks cost CPU under sparse traffic;
- * {@code -Dspindle.io.watchdogMicros=0} turns it off (ready IO then waits for the owner's next busy poll or the end of
- * its long job), and another value sets its tick.
+ * worker: an idle pool, with or without idle connections, uses no CPU for it. {@code -Dspindle.io.watchdogMicros=0}
+ * turns it off (ready IO then waits for the owner's next busy poll or the end of its long job), and another value
+ * sets its tick.
  */
 public interface PoolIO {
     /**
