@@ -232,10 +232,6 @@ final class ChannelState {
         return wanted;
     }
 
-    synchronized boolean hasPending() {
-        return hasPendingLocked();
-    }
-
     private boolean hasPendingLocked() {
         return read != null || write != null || acceptOrConnect != null || !readies.isEmpty();
     }

@@ -530,9 +530,4 @@ public final class IoPoller implements Blocker {
     long ioWakeups() {
         return (long) IO_WAKEUPS.getOpaque(this);
     }
-
-    /** For the sweep: whether {@code channel}'s home is this poller. */
-    boolean isHomeOf(ChannelState state) {
-        return state.home == this;
-    }
 }
