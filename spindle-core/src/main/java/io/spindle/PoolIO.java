@@ -32,8 +32,9 @@ import java.util.concurrent.CompletableFuture;
  * <p><b>Failures</b> complete the future exceptionally and never reach the pool's uncaught-exception handler: the
  * channel's {@code IOException}; a {@link java.nio.channels.ClosedChannelException} (or subclass) when the channel is
  * closed while the operation is pending, at once through {@link #close}, and within {@link #DIRECT_CLOSE_NOTICE_MILLIS}
- * when the channel is closed directly (a direct {@code close()} does not wake a selector: the poller that holds the
- * operation notices it at its next sweep). {@code future.cancel(...)} withdraws the operation.
+ * when the channel is closed directly (a direct {@code close()} does not wake a selector: the pool's IO watchdog looks
+ * for such channels this often while operations are pending, and wakes the worker that holds them; with the watchdog
+ * off, that worker looks itself). {@code future.cancel(...)} withdraws the operation.
  *
  * <p><b>Shutdown.</b> {@code shutdown()} completes every pending operation exceptionally with {@link
  * java.nio.channels.ShutdownChannelGroupException} and deregisters its channel (the channel stays open: it belongs to
@@ -42,15 +43,17 @@ import java.util.concurrent.CompletableFuture;
  * <p><b>Busy owners.</b> A worker that runs a long task cannot poll. A busy worker polls without blocking every
  * {@code 64} jobs it runs; and while a worker with IO pending runs a job, the pool's IO watchdog ticks every 2 ms and
  * polls the selector of such a worker that has not polled for 2 ms, handing what is ready to the other workers, so
- * ready IO waits a few milliseconds at most behind a long task. The watchdog parks 4 ms after it last saw such a
- * worker: an idle pool, with or without idle connections, uses no CPU for it. {@code -Dspindle.io.watchdogMicros=0}
- * turns it off (ready IO then waits for the owner's next busy poll or the end of its long job), and another value
- * sets its tick.
+ * ready IO waits a few milliseconds at most behind a long task. The watchdog stops ticking 4 ms after it last saw
+ * such a worker; while operations are pending it then wakes once per {@link #DIRECT_CLOSE_NOTICE_MILLIS} to look for
+ * channels closed directly, so idle workers with idle connections wait without a timeout and use no CPU, and with
+ * nothing pending it parks until there is. {@code -Dspindle.io.watchdogMicros=0} turns it off (ready IO then waits for
+ * the owner's next busy poll or the end of its long job, and each worker with IO pending wakes once per
+ * {@code DIRECT_CLOSE_NOTICE_MILLIS} to look for closed channels), and another value sets its tick.
  */
 public interface PoolIO {
     /**
      * How long after a channel is closed directly (not through {@link #close}) its pending operations fail at the
-     * latest, in milliseconds: the pollers sweep their pending operations for closed channels this often.
+     * latest, in milliseconds: the pool looks for closed channels among those with operations pending this often.
      */
     long DIRECT_CLOSE_NOTICE_MILLIS = 1_000;
 

@@ -127,6 +127,50 @@ class PoolIoSleepTest {
         }
     }
 
+    /**
+     * SPEC §6: "Idle workers that own idle connections use no CPU". With reads pending on 8 idle connections and every
+     * worker asleep, no worker's selector returns for 2.2 s: no poll is counted. (Before IO8's look moved to the
+     * watchdog, a worker holding idle reads woke once a second to look for channels closed directly: 2 or 3 polls in
+     * this window.) One poll is allowed for a select that an unrelated signal interrupts. Skipped when the watchdog is
+     * turned off, as the owners then look themselves.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.spindle.IoFixtures#configs")
+    void idleWorkersWithIdleConnectionsDoNotWakeUp(TestPools.Config config) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse("0".equals(System.getProperty("spindle.io.watchdogMicros")),
+                "the watchdog is off: owners wake to look for closed channels themselves");
+        try (IoFixtures.IoPool p = new IoFixtures.IoPool(config)) {
+            List<CompletableFuture<Integer>> reads = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                IoFixtures.Conn c = p.conn();
+                // half placed from a worker (homed there), half from this thread (round robin over the workers)
+                reads.add(i % 2 == 0 ? p.pool.install(() -> p.io.read(c.mine(), ByteBuffer.allocate(4)))
+                        : p.io.read(c.mine(), ByteBuffer.allocate(4)));
+            }
+            p.awaitAllAsleep();
+            // the reads placed from this thread reach their homes as interest requests that wake them: wait until no
+            // poll was counted for 300 ms (a worker waking once a second still shows in the window below)
+            long[] last = {p.pool.stats().ioPolls(), System.nanoTime()};
+            Watchdog.awaitCondition(() -> {
+                long now = p.pool.stats().ioPolls();
+                if (now != last[0]) {
+                    last[0] = now;
+                    last[1] = System.nanoTime();
+                }
+                return System.nanoTime() - last[1] > 300_000_000L;
+            }, IoFixtures.HANG, p.ctx());
+            long polls = p.pool.stats().ioPolls();
+            p.phase = "idle connections, every worker asleep";
+            Thread.sleep(2_200);
+            PoolStats s = p.pool.stats();
+            assertTrue(s.ioPolls() - polls <= 1, () -> "workers with idle connections woke up: " + (s.ioPolls() - polls)
+                    + " polls in 2.2 s; " + s);
+            for (CompletableFuture<Integer> read : reads) {
+                assertFalse(read.isDone(), "a read completed on an idle connection: " + read);
+            }
+        }
+    }
+
     /** Many sleep / IO-wake cycles: each wake-up by IO readiness is served, and counted at most once. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.spindle.IoFixtures#configs")

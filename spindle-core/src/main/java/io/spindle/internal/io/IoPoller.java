@@ -84,8 +84,11 @@ public final class IoPoller implements Blocker {
     /** Owner only: HINT_PIPE's pipe is part of this worker's wait (H9); its key here, registered on first watch. */
     private boolean watchingPipe;
     private SelectionKey pipeKey;
-    /** Owner only: its blocking select found a channel closed directly (IO8); the next processReady sweeps. */
-    private boolean sweepDue;
+    /**
+     * IO8: a channel homed here was closed directly; the owner's next processReady sweeps. Set by the watchdog (or,
+     * with the watchdog off, by the owner's timed select) before it wakes the owner; cleared by the owner.
+     */
+    private volatile boolean sweepRequested;
     private int jobsSincePoll; // owner only (IO7)
     /** Owner only: operations finished at their call and completing inline on this worker now (IO1). */
     int inlineCompletions;
@@ -174,7 +177,7 @@ public final class IoPoller implements Blocker {
      */
     @Override
     public boolean ownEventsReady() {
-        return !readyKeys.isEmpty() || sweepDue || !interestRequests.isEmpty();
+        return !readyKeys.isEmpty() || sweepRequested || !interestRequests.isEmpty();
     }
 
     /**
@@ -279,12 +282,18 @@ public final class IoPoller implements Blocker {
                     return;
                 }
             }
-            // IO8: wake by the next sweep at the latest, to notice channels closed directly. An interrupt ends the
-            // select at once and stays set: the sleep protocol's loop clears and restores it (SPEC §1).
-            sel.select(collectReady, Math.max(1L, (nextSweepNanos - System.nanoTime()) / 1_000_000L));
+            // An interrupt ends the select at once and stays set: the sleep protocol's loop clears and restores it
+            // (SPEC §1). IO8: the watchdog looks for channels closed directly and wakes us (requestSweep), so we wait
+            // without a timeout: an idle owner with idle connections takes no CPU. Without a watchdog we wake by the
+            // next sweep at the latest and look ourselves.
+            if (IoWatchdog.ENABLED) {
+                sel.select(collectReady);
+            } else {
+                sel.select(collectReady, Math.max(1L, (nextSweepNanos - System.nanoTime()) / 1_000_000L));
+            }
             countPoll();
-            if (sweepIsDue() && io.anyClosedDirectly(this)) {
-                sweepDue = true;
+            if (!IoWatchdog.ENABLED && sweepIsDue() && io.anyClosedDirectly(this)) {
+                sweepRequested = true; // volatile; the owner's own flag here
             }
         } catch (IOException e) {
             throw new UncheckedIOException("selector failed", e);
@@ -311,7 +320,7 @@ public final class IoPoller implements Blocker {
         // volatile reads, and an opaque one of the last poll: a select that returned just now needs no second look
         boolean poll = selector != null && pendingOps > 0
                 && System.nanoTime() - lastPollNanos() > IDLE_POLL_INTERVAL_NANOS;
-        if (!poll && readyKeys.isEmpty() && !sweepDue && interestRequests.isEmpty()) {
+        if (!poll && readyKeys.isEmpty() && !sweepRequested && interestRequests.isEmpty()) {
             return null;
         }
         List<IoOp<?>> finished = new ArrayList<>();
@@ -333,8 +342,8 @@ public final class IoPoller implements Blocker {
                     pollLock.unlock();
                 }
             }
-            if (sweepDue) {
-                sweepDue = false;
+            if (sweepRequested) {
+                sweepRequested = false; // volatile, before the sweep: a request from now on is seen by the next search
                 io.sweepClosed(this, finished);
             }
             if (finished.isEmpty()) {
@@ -463,6 +472,18 @@ public final class IoPoller implements Blocker {
         }
         interestRequests.add(state); // the queue's own publication (a volatile CAS), before unblock's RMW (IO10)
         unblock();
+    }
+
+    /**
+     * IO8, the watchdog: a channel homed here was closed directly. The owner sweeps in its next idle search: woken if
+     * it sleeps (an own event, as an interest request), or at once if it is searching; a busy owner's own busy polls
+     * sweep too.
+     */
+    void requestSweep() {
+        if (!sweepRequested) {
+            sweepRequested = true; // volatile store before unblock's monitor: the woken owner's ownEventsReady sees it
+            unblock();
+        }
     }
 
     void operationPlaced() {

@@ -11,7 +11,14 @@ import java.util.concurrent.locks.LockSupport;
  * EMPER's completer). While some worker that holds IO runs a job, the watchdog ticks every {@link #TICK_NANOS}; a
  * poller whose owner is busy and has not polled for {@link #STARVED_NANOS} is polled here, and what is ready is
  * injected, so an idle worker runs it. When no worker that holds IO is busy for {@link #LINGER_NANOS}, the watchdog
- * parks until a worker that holds IO starts a job: an idle pool, with or without idle connections, costs nothing.
+ * parks until a worker that holds IO starts a job.
+ *
+ * <p>It is also IO8's sweeper for sleeping owners: while operations are pending anywhere it parks for at most
+ * {@code PoolIO.DIRECT_CLOSE_NOTICE_MILLIS}, then looks once over the channel table for channels closed directly and
+ * asks their homes to sweep, so that an owner asleep in its selector waits without a timeout: idle workers with idle
+ * connections take no CPU, and the pool's one timed wake per second is this thread's, not one per worker. With nothing
+ * pending anywhere it parks until an operation waits or a worker that holds IO starts a job: an idle pool without
+ * IO pending costs nothing.
  *
  * <p>It never polls for a sleeping owner (EMPER MR 214: that owner is woken by its own selector), and it only tries
  * the poll lock: a poll it skips because the owner is polling right then is not lost (EMPER MR 117's race), since the
@@ -31,19 +38,9 @@ final class IoWatchdog extends Thread {
     /** How long the watchdog keeps ticking after it last saw a busy owner, before it parks. */
     static final long LINGER_NANOS = 4_000_000L;
 
-    private static final VarHandle PARKED;
-
-    static {
-        try {
-            PARKED = MethodHandles.lookup().findVarHandle(IoWatchdog.class, "parked", boolean.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     private final PoolIoImpl io;
-    /** Parked until a worker that holds IO starts a job; set by the watchdog, cleared by the first waker. */
-    private volatile boolean parked;
+    private final WatchdogParking parking = new WatchdogParking();
+    private long nextSweepNanos = System.nanoTime(); // watchdog only: when IO8's next look is due
     private volatile boolean stopped;
     private long helpedPolls; // watchdog only (opaque), statistics
 
@@ -58,8 +55,18 @@ final class IoWatchdog extends Thread {
         if (!ENABLED) {
             return;
         }
-        VarHandle.fullFence(); // Dekker: the caller's busy state (running depth, pending operation) before our flag
-        if (parked && (boolean) PARKED.compareAndSet(this, true, false)) { // volatile CAS: one waker unparks
+        if (parking.claimFromAnyPark()) {
+            LockSupport.unpark(this);
+        }
+    }
+
+    /**
+     * IO8: an operation now waits at some home (its pendingOps increment and a full fence came first, in the caller):
+     * if we parked seeing nothing pending, we must sweep again. A volatile read in the common case: no wake-up per
+     * operation while we park SWEEPING.
+     */
+    void operationWaits() {
+        if (ENABLED && parking.claimFromParkedForGood()) {
             LockSupport.unpark(this);
         }
     }
@@ -91,23 +98,47 @@ final class IoWatchdog extends Thread {
             if (lookOnce(now)) {
                 lastBusy = now;
             }
+            if (now - nextSweepNanos >= 0) {
+                nextSweepNanos = now + io.sweepMillis() * 1_000_000L;
+                io.requestSweepsForClosedChannels(); // IO8: homes of channels closed directly sweep them
+            }
             if (now - lastBusy < LINGER_NANOS) {
                 LockSupport.parkNanos(this, TICK_NANOS);
                 continue;
             }
-            // Park until ownerBusy: flag, then look again (Dekker with ownerBusy, whose caller fenced after making
-            // itself busy: either it reads our flag and unparks us, or this look sees it busy).
-            PARKED.setVolatile(this, true); // volatile store before the look's loads
-            VarHandle.fullFence();          // and the look's opaque load of the running depth after it
+            // Park until ownerBusy: state, then look again (Dekker with ownerBusy, whose caller fenced after making
+            // itself busy: either it reads our state and unparks us, or this look sees it busy). PARKED only if no
+            // operation is pending: a second Dekker, with operationWaits (its caller's pendingOps increment, a fence,
+            // its load of our state), so either it sees PARKED and unparks us, or our load below sees its operation.
+            int how = anyPending() ? WatchdogParking.SWEEPING : WatchdogParking.PARKED;
+            parking.announce(how);
             if (lookOnce(System.nanoTime())) {
-                PARKED.setVolatile(this, false); // volatile: nobody needs to unpark us
+                parking.awake();
                 lastBusy = System.nanoTime();
                 continue;
             }
-            while (parked && !stopped) { // volatile reads; a spurious return parks again
+            if (how == WatchdogParking.PARKED && anyPending() && !parking.parkedToSweeping()) {
+                continue; // a waker claimed us out of PARKED (AWAKE now): look again
+            }
+            while (parking.state() == WatchdogParking.PARKED && !stopped) { // a spurious return parks again
                 LockSupport.park(this);
             }
+            long wait = nextSweepNanos - System.nanoTime();
+            if (parking.state() == WatchdogParking.SWEEPING && wait > 0) {
+                LockSupport.parkNanos(this, wait); // ownerBusy may end it early (AWAKE): the loop sweeps when due
+            }
+            parking.awake();
         }
+    }
+
+    /** IO8: whether any operation is pending at any home (volatile reads of each poller's count). */
+    private boolean anyPending() {
+        for (IoPoller p : io.pollers()) {
+            if (p.pendingOps() > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return whether some worker that holds IO is busy (then polls for those starved) */

@@ -203,7 +203,10 @@ public final class PoolIoImpl implements PoolIO {
             }
             IoWatchdog watchdog = watchdog(); // started by the first operation that waits: from then on jobs check
             WorkerThread home = registry.workers()[state.home.index];
-            VarHandle.fullFence(); // IO7's Dekker: our pendingOps increment (place) before the load of the home's depth
+            // IO7's Dekker: our pendingOps increment (place) before the load of the home's depth; IO8's: before the
+            // load of the watchdog's state (operationWaits)
+            VarHandle.fullFence();
+            watchdog.operationWaits();
             if (home == caller || home.isBusy()) {
                 // IO7: the home runs a job (the caller's own, which may go on for long after placing this, or one that
                 // began before the home held this operation): the watchdog must be up to poll for it if it runs long
@@ -350,6 +353,19 @@ public final class PoolIoImpl implements PoolIO {
             }
         }
         return false;
+    }
+
+    /**
+     * IO8, the watchdog, at most every {@link #DIRECT_CLOSE_NOTICE_MILLIS} while operations are pending: one look over
+     * the table; the home of each channel found closed directly is asked to sweep (it fails what is pending there and
+     * its selector deregisters the key). Its owners thus select without a timeout.
+     */
+    void requestSweepsForClosedChannels() {
+        for (ChannelState s : channels.values()) {
+            if (s.isClosedDirectly()) {
+                s.home.requestSweep();
+            }
+        }
     }
 
     /** IO8: fails the pending operations of channels homed at {@code poller} that were closed directly. */

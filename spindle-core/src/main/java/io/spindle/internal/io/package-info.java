@@ -55,7 +55,8 @@
  *       and has not polled for 50 µs. A long job is covered by the watchdog: while some worker that holds IO runs a
  *       job, it ticks every 2 ms and polls the selector of an owner that has not polled for 2 ms, injecting what
  *       finished, so an idle worker (or the owner's next tick) runs it; ready IO thus waits a few milliseconds. It
- *       parks 4 ms after it last saw such a worker, and is woken when a worker that holds IO starts a job, when a
+ *       stops ticking 4 ms after it last saw such a worker (it then parks until IO8's next look, or for good if
+ *       nothing is pending), and is woken when a worker that holds IO starts a job, when a
  *       job places an operation at its own worker, and when an operation is placed at a busy home (each a Dekker
  *       pair: the busy state or the placement, a full fence, the load of the other side's flag). It only tries the
  *       poll lock and never polls for a sleeping owner (EMPER MR 214): a try that fails means the owner is polling
@@ -67,11 +68,18 @@
  *       {@code AsynchronousCloseException} at once, closes it, and makes its home's selector deregister the key now
  *       (a wakeup of the select in progress, or a {@code selectNow} of its own): the JDK keeps a registered channel's
  *       descriptor open until its selector deregisters the cancelled key, and until then the peer sees no end of
- *       stream. A channel closed directly does not wake a selector: its home's poller looks for closed channels at
- *       most every {@code PoolIO.DIRECT_CLOSE_NOTICE_MILLIS} while it holds IO (its blocking select times out by
- *       then), as do a busy poll and the watchdog's, and fails what is pending there; a home that parks holds no key
- *       (IO4), so a direct close of a channel with nothing pending takes effect at once. A channel closed directly
- *       after its operations ended is forgotten by the pool when the table has doubled since it last looked.</dd>
+ *       stream. A channel closed directly does not wake a selector. While operations are pending anywhere, the
+ *       watchdog looks over the table every {@code PoolIO.DIRECT_CLOSE_NOTICE_MILLIS} and asks the home of each
+ *       channel it finds closed to sweep ({@code requestSweep}: a flag, then the owner's unblock, an own event as an
+ *       interest request is), and the home fails what is pending there; a busy owner's polls sweep on their own
+ *       clock. So an owner's blocking select has no timeout, and idle workers with idle connections use no CPU: the
+ *       pool's one timed wake per interval is the watchdog's. The watchdog parks without a timeout only after it saw
+ *       nothing pending, and an operation that waits wakes it from there (a Dekker pair: the pendingOps increment, a
+ *       full fence, the load of the watchdog's state; against its store of PARKED, a full fence, its loads of every
+ *       pendingOps). With the watchdog off, each owner's select times out by the next sweep and it looks itself. A
+ *       home that parks holds no key (IO4), so a direct close of a channel with nothing pending takes effect at once.
+ *       A channel closed directly after its operations ended is forgotten by the pool when the table has doubled
+ *       since it last looked, or found by the next look while operations are pending.</dd>
  *   <dt>IO9 Shutdown.</dt>
  *   <dd>The pool's shutdown sets the terminate flag, then the IO flag, then detaches every channel, failing its pending
  *       operations with {@code ShutdownChannelGroupException} and cancelling its key (the channel stays open). An
@@ -95,8 +103,7 @@
  *       and swallows the unpark of a waker that saw PARKED, and the owner's park then waits for ever (the flag stays
  *       set, so no later waker unparks it either). So a parking owner deregisters its idle keys (IO4, under the poll
  *       lock) before it takes its position; the io-starvation benchmark hung on this ({@code IoPollerLostPermitTest}).
- *       A
- *       selecting worker's {@code wakeup()} is a few frames deeper than the counters' step, so at the very edge of a
+ *       A selecting worker's {@code wakeup()} is a few frames deeper than the counters' step, so at the very edge of a
  *       waker's stack its retry could go on for as long as the waker stays at that depth.</dd>
  * </dl>
  *
