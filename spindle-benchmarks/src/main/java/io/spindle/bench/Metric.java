@@ -28,7 +28,9 @@ public enum Metric {
     CPU_US_PER_REQUEST("cpu_us_per_request", "IO workloads: server CPU time (the process's, less the client "
             + "thread's) / requests answered, µs"),
     DELAY_MS("delay_ms", "io-starvation: round trip of a request whose channel's owning worker is busy with a "
-            + "long task, ms");
+            + "long task, ms"),
+    IDLE_WORKER_CPU_MS("idle_worker_cpu_ms", "echo-idle: CPU time of the Spindle pool's worker threads with idle "
+            + "connections open, per 2 s (idle_cpu_ms is the whole process's)");
 
     private final String id;
     private final String meaning;

@@ -17,6 +17,9 @@ import java.util.concurrent.TimeUnit;
  * echo-idle-50conn (issue 15's "idle connections", in the echo-sparse group): 50 connections open to the echo server,
  * each served once (so every server holds a pending read on each), then nothing sent: the server's CPU over the
  * window, reported per 2 s (the window is shorter with --quick). An idle pool with idle connections should use none.
+ * The whole process's time includes the JVM's own threads (JIT, GC) and the client thread's reads of it, a floor every
+ * server shares; Spindle's rows also give the time of the pool's worker threads alone (SPEC §6: idle workers that own
+ * idle connections use no CPU).
  */
 final class IoIdle implements Workload {
     static final int CONNECTIONS = 50;
@@ -52,7 +55,12 @@ final class IoIdle implements Workload {
 
     @Override
     public List<Metric> metrics(PoolKind kind) {
-        return List.of(Metric.IDLE_CPU_MS);
+        return kind.isSpindle() ? List.of(Metric.IDLE_CPU_MS, Metric.IDLE_WORKER_CPU_MS) : List.of(Metric.IDLE_CPU_MS);
+    }
+
+    /** @return {@code cpuNanos} spent over {@code elapsedNanos}, as ms per {@link #REPORTED_PER_MILLIS} */
+    private static double perWindow(long cpuNanos, long elapsedNanos) {
+        return cpuNanos / 1e6 * REPORTED_PER_MILLIS * 1e6 / elapsedNanos;
     }
 
     @Override
@@ -63,11 +71,17 @@ final class IoIdle implements Workload {
             Pace.parkUntil(System.nanoTime() + SETTLE_NANOS); // the last answer's wind-down is not idle time
             long window = TimeUnit.MILLISECONDS.toNanos(warmup ? Math.min(windowMillis, 100) : windowMillis);
             long cpu0 = ServerCpu.besidesCallerNanos();
+            long workers0 = t.kind().isSpindle() ? t.workerCpuNanos() : 0;
             long start = System.nanoTime();
             Pace.parkUntil(start + window);
             long cpu = ServerCpu.besidesCallerNanos() - cpu0;
-            double perWindow = cpu / 1e6 * REPORTED_PER_MILLIS * 1e6 / (System.nanoTime() - start);
-            return List.of(new Value(Metric.IDLE_CPU_MS, t.threads(), perWindow));
+            long elapsed = System.nanoTime() - start;
+            Value process = new Value(Metric.IDLE_CPU_MS, t.threads(), perWindow(cpu, elapsed));
+            if (!t.kind().isSpindle()) {
+                return List.of(process);
+            }
+            long workers = t.workerCpuNanos() - workers0;
+            return List.of(process, new Value(Metric.IDLE_WORKER_CPU_MS, t.threads(), perWindow(workers, elapsed)));
         } catch (IOException e) {
             throw new UncheckedIOException(name() + " on " + t.kind().id() + ": " + e.getMessage(), e);
         }

@@ -72,8 +72,8 @@ class IoWorkloadsTest {
 
     @Test
     void theNewMetricsHaveTheirNames() {
-        assertEquals(List.of("requests_per_s", "cpu_us_per_request", "delay_ms"),
-                Arrays.stream(new Metric[] {Metric.REQUESTS_PER_S, Metric.CPU_US_PER_REQUEST, Metric.DELAY_MS})
-                        .map(Metric::id).toList());
+        assertEquals(List.of("requests_per_s", "cpu_us_per_request", "delay_ms", "idle_worker_cpu_ms"),
+                Arrays.stream(new Metric[] {Metric.REQUESTS_PER_S, Metric.CPU_US_PER_REQUEST, Metric.DELAY_MS,
+                        Metric.IDLE_WORKER_CPU_MS}).map(Metric::id).toList());
     }
 }
