@@ -1,5 +1,6 @@
 package io.spindle.internal.io;
 
+import io.spindle.internal.job.Failures;
 import io.spindle.internal.registry.WorkerThread;
 
 import java.lang.invoke.MethodHandles;
@@ -39,7 +40,13 @@ final class IoWatchdog extends Thread {
     static final long LINGER_NANOS = 4_000_000L;
 
     private final PoolIoImpl io;
+    /** How long the watchdog pauses after a step failed with anything but exhaustion. */
+    private static final long FAILURE_PAUSE_NANOS = 10_000_000L;
+    /** At most one failure reported per this interval. */
+    private static final long REPORT_INTERVAL_NANOS = 1_000_000_000L;
+
     private final WatchdogParking parking = new WatchdogParking();
+    private long lastReportNanos = System.nanoTime() - REPORT_INTERVAL_NANOS; // watchdog only
     private long nextSweepNanos = System.nanoTime(); // watchdog only: when IO8's next look is due
     private volatile boolean stopped;
     private long helpedPolls; // watchdog only (opaque), statistics
@@ -94,41 +101,80 @@ final class IoWatchdog extends Thread {
     public void run() {
         long lastBusy = System.nanoTime() - LINGER_NANOS; // woken for a look: park again at once if nobody is busy
         while (!stopped) {
-            long now = System.nanoTime();
-            if (lookOnce(now)) {
-                lastBusy = now;
+            try {
+                lastBusy = step(lastBusy);
+            } catch (Throwable failure) {
+                // Nothing may end this thread while the pool lives: owners select without a timeout and rely on our
+                // looks for channels closed directly (IO8), and busy owners on our polls (IO7). A selector that fails
+                // (no descriptor left to open one for an owner), an Error in an unblock: back off, try again.
+                failed(failure);
             }
-            if (now - nextSweepNanos >= 0) {
-                nextSweepNanos = now + io.sweepMillis() * 1_000_000L;
-                io.requestSweepsForClosedChannels(); // IO8: homes of channels closed directly sweep them
-            }
-            if (now - lastBusy < LINGER_NANOS) {
-                LockSupport.parkNanos(this, TICK_NANOS);
-                continue;
-            }
-            // Park until ownerBusy: state, then look again (Dekker with ownerBusy, whose caller fenced after making
-            // itself busy: either it reads our state and unparks us, or this look sees it busy). PARKED only if no
-            // operation is pending: a second Dekker, with operationWaits (its caller's pendingOps increment, a fence,
-            // its load of our state), so either it sees PARKED and unparks us, or our load below sees its operation.
-            int how = anyPending() ? WatchdogParking.SWEEPING : WatchdogParking.PARKED;
-            parking.announce(how);
-            if (lookOnce(System.nanoTime())) {
-                parking.awake();
-                lastBusy = System.nanoTime();
-                continue;
-            }
-            if (how == WatchdogParking.PARKED && anyPending() && !parking.parkedToSweeping()) {
-                continue; // a waker claimed us out of PARKED (AWAKE now): look again
-            }
-            while (parking.state() == WatchdogParking.PARKED && !stopped) { // a spurious return parks again
-                LockSupport.park(this);
-            }
-            long wait = nextSweepNanos - System.nanoTime();
-            if (parking.state() == WatchdogParking.SWEEPING && wait > 0) {
-                LockSupport.parkNanos(this, wait); // ownerBusy may end it early (AWAKE): the loop sweeps when due
-            }
-            parking.awake();
         }
+    }
+
+    /**
+     * One round: look for busy owners, look for closed channels when due, then tick, or park as the looks allow.
+     *
+     * @return when a busy owner was last seen
+     */
+    private long step(long lastBusy) {
+        long now = System.nanoTime();
+        if (lookOnce(now)) {
+            lastBusy = now;
+        }
+        if (now - nextSweepNanos >= 0) {
+            nextSweepNanos = now + io.sweepMillis() * 1_000_000L;
+            io.requestSweepsForClosedChannels(); // IO8: homes of channels closed directly sweep them
+        }
+        if (now - lastBusy < LINGER_NANOS) {
+            LockSupport.parkNanos(this, TICK_NANOS);
+            return lastBusy;
+        }
+        // Park until ownerBusy: state, then look again (Dekker with ownerBusy, whose caller fenced after making itself
+        // busy: either it reads our state and unparks us, or this look sees it busy). PARKED only if no operation is
+        // pending: a second Dekker, with operationWaits (its caller's pendingOps increment, a fence, its load of our
+        // state), so either it sees PARKED and unparks us, or our load below sees its operation.
+        int how = anyPending() ? WatchdogParking.SWEEPING : WatchdogParking.PARKED;
+        parking.announce(how);
+        if (lookOnce(System.nanoTime())) {
+            parking.awake();
+            return System.nanoTime();
+        }
+        if (how == WatchdogParking.PARKED && anyPending() && !parking.parkedToSweeping()) {
+            return lastBusy; // a waker claimed us out of PARKED (AWAKE now): look again
+        }
+        while (parking.state() == WatchdogParking.PARKED && !stopped) { // a spurious return parks again
+            LockSupport.park(this);
+        }
+        long wait = nextSweepNanos - System.nanoTime();
+        if (parking.state() == WatchdogParking.SWEEPING && wait > 0) {
+            LockSupport.parkNanos(this, wait); // ownerBusy may end it early (AWAKE): the next step sweeps when due
+        }
+        parking.awake();
+        return lastBusy;
+    }
+
+    /**
+     * A step threw. Exhaustion (VirtualMachineError) is retried after the runtime's back-off, as the workers' steps are
+     * (E4); anything else is reported to this thread's uncaught-exception handler, at most once a second, and retried
+     * after a longer pause, so that a failure that repeats neither floods the handler nor spins a core.
+     */
+    private void failed(Throwable failure) {
+        parking.awake(); // volatile: whatever step failed, we are not parked
+        if (failure instanceof VirtualMachineError) {
+            Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
+            return;
+        }
+        long now = System.nanoTime();
+        if (now - lastReportNanos >= REPORT_INTERVAL_NANOS) {
+            lastReportNanos = now;
+            try {
+                getUncaughtExceptionHandler().uncaughtException(this, failure);
+            } catch (Throwable ignored) {
+                // a handler that throws must not end this thread either
+            }
+        }
+        Failures.pauseAfterRuntimeFailure(FAILURE_PAUSE_NANOS);
     }
 
     /** IO8: whether any operation is pending at any home (volatile reads of each poller's count). */

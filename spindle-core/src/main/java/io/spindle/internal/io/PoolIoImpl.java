@@ -362,7 +362,9 @@ public final class PoolIoImpl implements PoolIO {
      */
     void requestSweepsForClosedChannels() {
         for (ChannelState s : channels.values()) {
-            if (s.isClosedDirectly()) {
+            // a home with nothing pending need not wake: no operation to fail, and it holds no key while it parks
+            // (IO4); forgetClosedIfDue drops the entry later
+            if (s.home.pendingOps() > 0 && s.isClosedDirectly()) {
                 s.home.requestSweep();
             }
         }

@@ -64,8 +64,18 @@ final class WatchdogParking {
      */
     boolean claimFromAnyPark() {
         VarHandle.fullFence(); // Dekker: the caller's busy state (running depth, pending operation) before our load
-        int s = state;
-        return s != AWAKE && STATE.compareAndSet(this, s, AWAKE); // volatile CAS: one waker unparks
+        while (true) {
+            int s = state; // volatile read
+            if (s == AWAKE) {
+                return false; // awake, or another waker claimed it: it looks again, and sees us busy
+            }
+            if (STATE.compareAndSet(this, s, AWAKE)) { // volatile CAS: one waker unparks
+                return true;
+            }
+            // The state moved under us: a waker claimed it (AWAKE: done next round), or the watchdog went from PARKED
+            // to SWEEPING after its looks (parkedToSweeping), which did not see us busy: claim that park too, or the
+            // watchdog would sleep until its next look while our job runs.
+        }
     }
 
     /**

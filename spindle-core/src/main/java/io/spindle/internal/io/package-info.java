@@ -62,7 +62,11 @@
  *       poll lock and never polls for a sleeping owner (EMPER MR 214): a try that fails means the owner is polling
  *       right then, and the next tick looks again (EMPER MR 117's lost completion cannot happen with a retry per
  *       tick). A job that places an operation and then runs long without returning is covered the same way. The
- *       watchdog's ticks are the price of the guarantee: a timed wake costs about 17 µs of CPU on the 2-vCPU VM.</dd>
+ *       watchdog's ticks are the price of the guarantee: a timed wake costs about 17 µs of CPU on the 2-vCPU VM.
+ *       Nothing ends the watchdog while the pool lives (owners rely on it for IO8 too): a step that throws is retried
+ *       after a pause, exhaustion as the workers' steps are (E4), anything else reported to the thread's handler at
+ *       most once a second. A busy owner's claim of a parked watchdog retries its CAS until it sees it awake, since the
+ *       watchdog may move from PARKED to SWEEPING between the claim's read and its CAS.</dd>
  *   <dt>IO8 Close.</dt>
  *   <dd>{@code PoolIO.close} detaches the channel, fails its pending operations with
  *       {@code AsynchronousCloseException} at once, closes it, and makes its home's selector deregister the key now
@@ -70,7 +74,7 @@
  *       descriptor open until its selector deregisters the cancelled key, and until then the peer sees no end of
  *       stream. A channel closed directly does not wake a selector. While operations are pending anywhere, the
  *       watchdog looks over the table every {@code PoolIO.DIRECT_CLOSE_NOTICE_MILLIS} and asks the home of each
- *       channel it finds closed to sweep ({@code requestSweep}: a flag, then the owner's unblock, an own event as an
+ *       channel it finds closed, if operations are pending there, to sweep ({@code requestSweep}: a flag, then the owner's unblock, an own event as an
  *       interest request is), and the home fails what is pending there; a busy owner's polls sweep on their own
  *       clock. So an owner's blocking select has no timeout, and idle workers with idle connections use no CPU: the
  *       pool's one timed wake per interval is the watchdog's. The watchdog parks without a timeout only after it saw
