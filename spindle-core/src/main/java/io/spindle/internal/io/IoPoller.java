@@ -112,13 +112,17 @@ public final class IoPoller implements Blocker {
 
     @Override
     public void block() {
-        boolean select = watchingPipe || holdsIo();
+        boolean holdsIo = holdsIo();
+        boolean select = watchingPipe || holdsIo;
         Selector sel = select ? ownSelector() : null; // open before SELECTING is visible: a waker wakes it
-        // IO4 before IO10's position: the flush may wait for the poll lock (a closer's flush, the watchdog), and that
-        // wait parks in the lock, which would swallow the unpark of a waker that saw us PARKED: the park below would
-        // then wait for ever, with wakePending left set so that no later waker unparks us either.
-        if (!select && flushCancelledKeys()) {
-            return; // own events: the owner does not park
+        // IO4: an owner that blocks holding no pending operation (it parks, or selects only for HINT_PIPE's pipe)
+        // deregisters its idle keys first: a channel closed directly keeps its descriptor while its key is registered,
+        // and nothing would make such a select deregister it (IO8: it has no timeout, and the watchdog wakes only
+        // homes with operations pending). Before IO10's position: the flush may wait for the poll lock (a closer's
+        // flush, the watchdog), and that wait parks in the lock, which would swallow the unpark of a waker that saw us
+        // PARKED: the park below would then wait for ever, with wakePending left set so that no later waker unparks us.
+        if (!holdsIo && flushCancelledKeys()) {
+            return; // own events: the owner does not block
         }
         // IO10: the mode and the wake flag change together under this poller's monitor, so a waker either sees the mode
         // we block in and wakes that wait, or we see its flag here and do not wait at all. A monitor, not VarHandles:
@@ -181,10 +185,11 @@ public final class IoPoller implements Blocker {
     }
 
     /**
-     * IO4, IO8: an owner that parks holds no pending operation, so it deregisters its channels first: registrations
+     * IO4, IO8: an owner that blocks holding no pending operation deregisters its channels first: registrations
      * persist only while operations are pending, and a channel closed directly later must not keep its descriptor
      * open (the JDK closes a registered channel's descriptor only once its selector deregisters the key, and a parked
-     * owner never selects: its peer would never see the end of the stream). One selectNow deregisters them and any
+     * owner never selects, nor does a HINT_PIPE watcher's select end for it: its peer would never see the end of the
+     * stream). One selectNow deregisters them and any
      * key cancelled before; readiness found meanwhile (an operation placed since) is the owner's own event.
      *
      * @return whether own events were found (then the owner does not park)

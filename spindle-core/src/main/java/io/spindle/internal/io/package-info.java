@@ -33,9 +33,10 @@
  *   <dd>Interest is added when an operation needs it and removed only when readiness comes that no pending operation
  *       waited for (write and connect interest as soon as nobody wants it, since a writable socket stays writable). A
  *       ping-pong read finds OP_READ still registered and costs no {@code epoll_ctl}; a read whose key already waits
- *       for OP_READ makes no first attempt (readiness drives it). A poller about to park holds no pending operation:
- *       it cancels its channels' keys and deregisters them with one {@code selectNow} first, and the next operation
- *       registers its channel again (see IO8 for why a parked poller must not keep keys).</dd>
+ *       for OP_READ makes no first attempt (readiness drives it). A poller about to block holding no pending
+ *       operation (it parks, or, as HINT_PIPE's watcher, selects only for the hint pipe) cancels its channels' keys
+ *       and deregisters them with one {@code selectNow} first, and the next operation registers its channel again
+ *       (see IO8 for why such a poller must not keep keys).</dd>
  *   <dt>IO5 A worker that holds IO sleeps in its selector.</dt>
  *   <dd>It holds IO while operations are pending at its home or interest requests are queued for it (and, under
  *       HINT_PIPE, while it watches the hint pipe, H9). Then its {@code block()} selects; otherwise it parks. Its own
@@ -74,16 +75,17 @@
  *       descriptor open until its selector deregisters the cancelled key, and until then the peer sees no end of
  *       stream. A channel closed directly does not wake a selector. While operations are pending anywhere, the
  *       watchdog looks over the table every {@code PoolIO.DIRECT_CLOSE_NOTICE_MILLIS} and asks the home of each
- *       channel it finds closed, if operations are pending there, to sweep ({@code requestSweep}: a flag, then the owner's unblock, an own event as an
- *       interest request is), and the home fails what is pending there; a busy owner's polls sweep on their own
- *       clock. So an owner's blocking select has no timeout, and idle workers with idle connections use no CPU: the
- *       pool's one timed wake per interval is the watchdog's. The watchdog parks without a timeout only after it saw
- *       nothing pending, and an operation that waits wakes it from there (a Dekker pair: the pendingOps increment, a
- *       full fence, the load of the watchdog's state; against its store of PARKED, a full fence, its loads of every
- *       pendingOps). With the watchdog off, each owner's select times out by the next sweep and it looks itself. A
- *       home that parks holds no key (IO4), so a direct close of a channel with nothing pending takes effect at once.
- *       A channel closed directly after its operations ended is forgotten by the pool when the table has doubled
- *       since it last looked, or found by the next look while operations are pending.</dd>
+ *       channel it finds closed, if operations are pending there, to sweep ({@code requestSweep}: a flag, then the
+ *       owner's unblock, an own event as an interest request is), and the home fails what is pending there and, at
+ *       its next select, deregisters the key; a busy owner's polls sweep on their own clock. So an owner's blocking
+ *       select has no timeout, and idle workers with idle connections use no CPU: the pool's one timed wake per
+ *       interval is the watchdog's. The watchdog parks without a timeout only after it saw nothing pending, and an
+ *       operation that waits wakes it from there (a Dekker pair: the pendingOps increment, a full fence, the load of
+ *       the watchdog's state; against its store of PARKED, a full fence, its loads of every pendingOps). With the
+ *       watchdog off, each owner's select times out by the next sweep and it looks itself. A home that blocks with
+ *       nothing pending holds no key (IO4), so a direct close of a channel there takes effect at once. A channel
+ *       closed directly after its operations ended is forgotten by the pool when the table has doubled since it last
+ *       looked, or found by the next look while operations are pending at its home.</dd>
  *   <dt>IO9 Shutdown.</dt>
  *   <dd>The pool's shutdown sets the terminate flag, then the IO flag, then detaches every channel, failing its pending
  *       operations with {@code ShutdownChannelGroupException} and cancelling its key (the channel stays open). An
