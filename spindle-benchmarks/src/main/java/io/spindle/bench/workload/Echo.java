@@ -34,6 +34,8 @@ final class Echo implements Workload {
     /** The connections of echo-compute: echo's headline row, enough requests in flight to keep 2 workers busy. */
     static final int COMPUTE_CONNECTIONS = 16;
     /** The quiet pause between connecting and measuring, so that no earlier run's wind-down is counted in this one. */
+    /** A sparse warm-up run's ping-pong burst before its paced requests (see run). */
+    private static final long SPARSE_WARMUP_BURST_NANOS = 200_000_000L;
     private static final long SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     enum Shape { PING_PONG, SPARSE, COMPUTE }
@@ -141,6 +143,12 @@ final class Echo implements Workload {
         try (EchoServer server = EchoServer.start(t, shape == Shape.COMPUTE ? compute : null);
              EchoClient client = EchoClient.connect(server.address(), connections)) {
             client.roundTrip(0); // the server has accepted and served this connection: no start-up in the window
+            if (warmup && shape == Shape.SPARSE) {
+                // At one request per period the JIT takes tens of seconds to compile a server's path (its thresholds
+                // count invocations), so short paced warm-ups would leave compilation inside the measured runs, and
+                // charge it to the servers with the most Java code on their path. A burst first compiles it.
+                client.pingPong(SPARSE_WARMUP_BURST_NANOS);
+            }
             Pace.parkUntil(System.nanoTime() + SETTLE_NANOS);
             long cpu0 = ServerCpu.besidesCallerNanos();
             EchoClient.Outcome o = shape == Shape.SPARSE

@@ -56,7 +56,7 @@
  *       and has not polled for 50 µs. A long job is covered by the watchdog: while some worker that holds IO runs a
  *       job, it ticks every 2 ms and polls the selector of an owner that has not polled for 2 ms, injecting what
  *       finished, so an idle worker (or the owner's next tick) runs it; ready IO thus waits a few milliseconds. It
- *       stops ticking 4 ms after it last saw such a worker (it then parks until IO8's next look, or for good if
+ *       stops ticking one tick after it last saw such a worker (it then parks until IO8's next look, or for good if
  *       nothing is pending), and is woken when a worker that holds IO starts a job, when a
  *       job places an operation at its own worker, and when an operation is placed at a busy home (each a Dekker
  *       pair: the busy state or the placement, a full fence, the load of the other side's flag). It only tries the
