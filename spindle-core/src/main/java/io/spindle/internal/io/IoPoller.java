@@ -189,10 +189,10 @@ public final class IoPoller implements Blocker {
      * persist only while operations are pending, and a channel closed directly later must not keep its descriptor
      * open (the JDK closes a registered channel's descriptor only once its selector deregisters the key, and a parked
      * owner never selects, nor does a HINT_PIPE watcher's select end for it: its peer would never see the end of the
-     * stream). One selectNow deregisters them and any
-     * key cancelled before; readiness found meanwhile (an operation placed since) is the owner's own event.
+     * stream). One selectNow deregisters them and any key cancelled before; readiness found meanwhile (an operation
+     * placed since) is the owner's own event.
      *
-     * @return whether own events were found (then the owner does not park)
+     * @return whether own events were found (then the owner does not block)
      */
     private boolean flushCancelledKeys() {
         Selector s = selector;
@@ -485,9 +485,18 @@ public final class IoPoller implements Blocker {
      * sweep too.
      */
     void requestSweep() {
-        if (!sweepRequested) {
-            sweepRequested = true; // volatile store before unblock's monitor: the woken owner's ownEventsReady sees it
+        if (sweepRequested) {
+            return; // volatile read: requested and delivered, not yet swept
+        }
+        sweepRequested = true; // volatile store before unblock's monitor: the woken owner's ownEventsReady sees it
+        boolean delivered = false;
+        try {
             unblock();
+            delivered = true;
+        } finally {
+            if (!delivered) {
+                sweepRequested = false; // the watchdog's next look asks again, and this time wakes the owner
+            }
         }
     }
 

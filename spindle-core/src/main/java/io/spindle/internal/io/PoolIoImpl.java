@@ -24,8 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A pool's {@link PoolIO} (SPEC §6): argument checks, the channel table, where each operation goes (IO2), and what
- * happens to finished ones (IO1), to cancelled ones (IO3), on close (IO8) and on shutdown (IO9). The invariants IO1..IO10
- * are in this package's {@code package-info.java}.
+ * happens to finished ones (IO1), to cancelled ones (IO3), on close (IO8) and on shutdown (IO9). The invariants
+ * IO1..IO10 are in this package's {@code package-info.java}.
  */
 public final class PoolIoImpl implements PoolIO {
     private final Registry registry;
