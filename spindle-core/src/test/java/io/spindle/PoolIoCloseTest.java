@@ -10,6 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.Pipe;
@@ -17,9 +20,13 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -121,6 +128,55 @@ class PoolIoCloseTest {
     @MethodSource("io.spindle.IoFixtures#configs")
     void directCloseAfterOperationsEndedGivesTheOtherEndEndOfStream(TestPools.Config config) throws Exception {
         checkOtherEndSeesEndOfStream(config, false);
+    }
+
+    /**
+     * A read is cancelled while its owner sleeps in its selector (the key stays registered: IO4), then the channel is
+     * closed directly with nothing pending anywhere in the pool: the pool must not keep the channel's descriptor open
+     * (the JDK closes a registered channel's descriptor only when its selector deregisters the key, and the owner's
+     * select has no timeout). Read in /proc/self/fd: the pipe's two descriptors become one. Once from this thread,
+     * once from a worker. (A reviewer found the descriptor held for good.)
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.spindle.IoFixtures#configs")
+    void directCloseAfterACancelledReadReleasesTheDescriptor(TestPools.Config config) throws Exception {
+        Path fds = Path.of("/proc/self/fd");
+        Assumptions.assumeTrue(Files.isDirectory(fds), "needs Linux's /proc/self/fd");
+        try (IoFixtures.IoPool p = new IoFixtures.IoPool(config)) {
+            for (int round = 0; round < 2; round++) {
+                Set<String> before = Set.copyOf(fdTargets(fds).values());
+                Pipe pipe = p.pipe();
+                // the new pipe's inode (a descriptor number may be reused, an inode not while it is open)
+                String pipeTarget = fdTargets(fds).values().stream()
+                        .filter(t -> t.startsWith("pipe:") && !before.contains(t)).findFirst().orElseThrow(
+                                () -> new AssertionError("no new pipe in /proc/self/fd: " + fdTargets(fds)));
+                CompletableFuture<Integer> read = round == 0 ? p.io.read(pipe.source(), ByteBuffer.allocate(8))
+                        : p.pool.install(() -> p.io.read(pipe.source(), ByteBuffer.allocate(8)));
+                p.awaitAllAsleep();
+                assertTrue(read.cancel(false), "the read was pending");
+                pipe.source().close();
+                p.phase = "the source's descriptor after a cancelled read and a direct close, round " + round;
+                Watchdog.awaitCondition(() -> fdTargets(fds).values().stream().filter(pipeTarget::equals).count() == 1,
+                        IoFixtures.HANG, p.ctx());
+            }
+        }
+    }
+
+    /** This process's open descriptors: number to link target ("pipe:[inode]", "socket:[inode]", ...). */
+    private static Map<String, String> fdTargets(Path fds) {
+        Map<String, String> targets = new HashMap<>();
+        try (DirectoryStream<Path> d = Files.newDirectoryStream(fds)) {
+            for (Path fd : d) {
+                try {
+                    targets.put(fd.getFileName().toString(), Files.readSymbolicLink(fd).toString());
+                } catch (java.io.IOException closedMeanwhile) {
+                    // the descriptor went between the listing and the read (this listing's own, among others)
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return targets;
     }
 
     private static void checkOtherEndSeesEndOfStream(TestPools.Config config, boolean throughPoolIo)

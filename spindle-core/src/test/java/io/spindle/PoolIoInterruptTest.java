@@ -88,6 +88,8 @@ class PoolIoInterruptTest {
             long rounds;
             try (Storm storm = new Storm(p.workerThreads())) {
                 p.phase = "storm";
+                // the storm's thread first, or the traffic may be over before it runs once (seen on 2 cores)
+                Watchdog.awaitCondition(() -> storm.rounds.get() > 0, IoFixtures.HANG, p.ctx());
                 for (int i = 0; i < n; i++) {
                     clients.add(PoolIoTest.client(p.io, server.getLocalAddress(), i));
                 }

@@ -263,6 +263,7 @@ final class ChannelState {
             clear(op);
         }
         io.operationEnded();
+        home.wakeIfLastOperationLeftElsewhere(); // IO4: a cancel leaves the home's key registered; outside the monitor
     }
 
     /**

@@ -242,6 +242,7 @@ public final class IoPoller implements Blocker {
             pollLock.unlock();
             io.queueFinished(finished, caller); // IO6: what finished runs, even after a failure
         }
+        wakeIfLastOperationLeftElsewhere(); // our selectNow may have finished the owner's last operation
     }
 
     private void collect(SelectionKey key) {
@@ -424,6 +425,7 @@ public final class IoPoller implements Blocker {
             pollLock.unlock();
             io.queueFinished(finished, worker); // IO6: what finished runs, even after a failure
         }
+        wakeIfLastOperationLeftElsewhere(); // the watchdog's poll may have finished the owner's last operation
     }
 
     private void handleReadyKey(SelectionKey key, List<IoOp<?>> finished) {
@@ -497,6 +499,18 @@ public final class IoPoller implements Blocker {
             if (!delivered) {
                 sweepRequested = false; // the watchdog's next look asks again, and this time wakes the owner
             }
+        }
+    }
+
+    /**
+     * IO4: a thread other than the owner took this home's last pending operation away (a cancel, a poll for a busy
+     * owner, a closer's flush). The owner may be selecting with idle keys still registered, which a later direct close
+     * would leave holding the channel's descriptor (IO8: its select has no timeout, and the watchdog wakes only homes
+     * with operations pending): wake it, so that it blocks again, now holding nothing, and deregisters them first.
+     */
+    void wakeIfLastOperationLeftElsewhere() {
+        if (pendingOps == 0 && Thread.currentThread() != owner) { // volatile reads
+            unblock(); // IO10: a flag, and at most one syscall per sleep
         }
     }
 

@@ -128,7 +128,11 @@ final class IoWatchdog extends Thread {
         }
         if (now - nextSweepNanos >= 0) {
             nextSweepNanos = now + io.sweepMillis() * 1_000_000L;
-            io.requestSweepsForClosedChannels(); // IO8: homes of channels closed directly sweep them
+            try {
+                io.requestSweepsForClosedChannels(); // IO8: homes of channels closed directly sweep them
+            } catch (Throwable failure) {
+                report(failure); // the next look tries again; the busy owners' polls above went on regardless
+            }
         }
         if (now - lastBusy < LINGER_NANOS) {
             LockSupport.parkNanos(this, TICK_NANOS);
@@ -169,6 +173,15 @@ final class IoWatchdog extends Thread {
             Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
             return;
         }
+        report(failure);
+        Failures.pauseAfterRuntimeFailure(FAILURE_PAUSE_NANOS);
+    }
+
+    /** To this thread's uncaught-exception handler, at most once per REPORT_INTERVAL_NANOS; never throws. */
+    private void report(Throwable failure) {
+        if (failure instanceof VirtualMachineError) {
+            return; // exhaustion: retried, not reported (E4)
+        }
         long now = System.nanoTime();
         if (now - lastReportNanos >= REPORT_INTERVAL_NANOS) {
             lastReportNanos = now;
@@ -178,7 +191,6 @@ final class IoWatchdog extends Thread {
                 // a handler that throws must not end this thread either
             }
         }
-        Failures.pauseAfterRuntimeFailure(FAILURE_PAUSE_NANOS);
     }
 
     /** IO8: whether any operation is pending at any home (volatile reads of each poller's count). */
@@ -202,8 +214,12 @@ final class IoWatchdog extends Thread {
             if (p.pendingOps() > 0 && workers[i] != null && workers[i].isBusy()) {
                 anyBusy = true;
                 if (now - p.lastPollNanos() > STARVED_NANOS) {
-                    p.pollNow(null); // finished operations go to the injector: an idle worker runs them
-                    HELPED.setOpaque(this, helpedPolls + 1);
+                    try {
+                        p.pollNow(null); // finished operations go to the injector: an idle worker runs them
+                        HELPED.setOpaque(this, helpedPolls + 1);
+                    } catch (Throwable failure) {
+                        report(failure); // one home's failing selector must not stop the looks at the others
+                    }
                 }
             }
         }

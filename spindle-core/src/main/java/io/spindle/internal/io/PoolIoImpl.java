@@ -258,13 +258,17 @@ public final class PoolIoImpl implements PoolIO {
                 return;
             }
             List<IoOp<?>> finished = new ArrayList<>();
+            WorkerThread caller = WorkerThread.currentOf(registry);
             for (ChannelState s : channels.values()) {
                 if (s.isClosedDirectly() && channels.remove(s.channel, s)) {
                     s.detachAndFail(AsynchronousCloseExceptions::closed, finished);
+                    // IO8: the key is cancelled, but the descriptor stays open until the home's selector deregisters
+                    // it, and a home that selects does so without a timeout: make it deregister now, as close does
+                    s.home.flushAfterCancel(caller);
                 }
             }
             tableSizeAfterLastLook = channels.size();
-            queueFinished(finished, WorkerThread.currentOf(registry));
+            queueFinished(finished, caller);
         }
     }
 

@@ -36,7 +36,10 @@
  *       for OP_READ makes no first attempt (readiness drives it). A poller about to block holding no pending
  *       operation (it parks, or, as HINT_PIPE's watcher, selects only for the hint pipe) cancels its channels' keys
  *       and deregisters them with one {@code selectNow} first, and the next operation registers its channel again
- *       (see IO8 for why such a poller must not keep keys).</dd>
+ *       (see IO8 for why such a poller must not keep keys). A thread other than the owner that takes the home's last
+ *       pending operation away (a cancel, the watchdog's or a closer's poll) wakes the owner, so that it blocks again
+ *       holding nothing and deregisters its keys; a look for closed channels that detaches one (the table's
+ *       amortized look) makes its home deregister the key at once, as close does.</dd>
  *   <dt>IO5 A worker that holds IO sleeps in its selector.</dt>
  *   <dd>It holds IO while operations are pending at its home or interest requests are queued for it (and, under
  *       HINT_PIPE, while it watches the hint pipe, H9). Then its {@code block()} selects; otherwise it parks. Its own
