@@ -43,12 +43,12 @@ final class IoWatchdog extends Thread {
      */
     static final long LINGER_NANOS = TICK_NANOS;
 
-    private final PoolIoImpl io;
     /** How long the watchdog pauses after a step failed with anything but exhaustion. */
     private static final long FAILURE_PAUSE_NANOS = 10_000_000L;
     /** At most one failure reported per this interval. */
     private static final long REPORT_INTERVAL_NANOS = 1_000_000_000L;
 
+    private final PoolIoImpl io;
     private final WatchdogParking parking = new WatchdogParking();
     private long lastReportNanos = System.nanoTime() - REPORT_INTERVAL_NANOS; // watchdog only
     private long nextSweepNanos = System.nanoTime(); // watchdog only: when IO8's next look is due
@@ -61,7 +61,7 @@ final class IoWatchdog extends Thread {
         setDaemon(true);
     }
 
-    /** A worker that holds IO starts a job: make sure someone watches it (a volatile read unless we are parked). */
+    /** A worker that holds IO starts a job: make sure someone watches it (a fence and a volatile read if we tick). */
     void ownerBusy() {
         if (!ENABLED) {
             return;
