@@ -36,6 +36,13 @@ public final class HintPipeSleep implements SleepProtocol {
      * may vary it with the system property {@code spindle.hintPipe.roundsUntilSleepy}.
      */
     public static final int ROUNDS_UNTIL_SLEEPY = Integer.getInteger("spindle.hintPipe.roundsUntilSleepy", 32);
+    /**
+     * The fewest yielding rounds of the adaptive limit (A1 in package-info, as for JOBS_EVENT_COUNTER; property
+     * {@code spindle.hintPipe.minRoundsUntilSleepy}, default 0; equal to {@link #ROUNDS_UNTIL_SLEEPY} for a fixed
+     * count).
+     */
+    public static final int MIN_ROUNDS_UNTIL_SLEEPY = Math.min(ROUNDS_UNTIL_SLEEPY,
+            Math.max(0, Integer.getInteger("spindle.hintPipe.minRoundsUntilSleepy", 0)));
 
     /** Bytes per hint in the pipe. */
     static final int HINT_BYTES = 2;
@@ -161,6 +168,9 @@ public final class HintPipeSleep implements SleepProtocol {
 
     @Override
     public void leaveIdle(IdleState idle, boolean foundWork) {
+        if (foundWork && idle.foundBySearching()) {
+            idle.adaptRoundsAfterFinding(ROUNDS_UNTIL_SLEEPY); // A1 (our own IO says nothing about spinning)
+        }
         int hint = idle.unusedHint();
         if (hint != IdleState.NO_HINT) {
             forwardHintOwed(hint); // H8: a hint we read but did not follow (latch set, or a local job came first)
@@ -209,10 +219,11 @@ public final class HintPipeSleep implements SleepProtocol {
     @Override
     public void noWorkFound(IdleState idle, CoreLatch latch) {
         int rounds = idle.rounds;
-        if (rounds < ROUNDS_UNTIL_SLEEPY) {
+        int untilSleepy = idle.roundsUntilSleepy(ROUNDS_UNTIL_SLEEPY); // adaptive (A1)
+        if (rounds < untilSleepy) {
             Thread.yield();
             idle.rounds = rounds + 1;
-        } else if (rounds == ROUNDS_UNTIL_SLEEPY) {
+        } else if (rounds == untilSleepy) {
             if (register(workers[idle.workerIndex()])) {
                 idle.rounds = rounds + 1; // H4: registered; search once more, then block
             } else {
@@ -294,6 +305,7 @@ public final class HintPipeSleep implements SleepProtocol {
             retract(state);
         }
         if (state.counts.sleeps() != sleepsBefore) {
+            idle.adaptRoundsAfterBlocking(MIN_ROUNDS_UNTIL_SLEEPY, ROUNDS_UNTIL_SLEEPY); // A1: the spinning was wasted
             reportWake(sleepEvent, me, code, state);
         }
         idle.wakeFully();

@@ -56,7 +56,10 @@ public final class IdleState {
     private int foundAt = FOUND_NOTHING;
     int rounds;
     int jecSnapshot = NO_JEC_SNAPSHOT;
-    /** JOBS_EVENT_COUNTER's adaptive yield limit for this worker (A1); kept across searches. */
+    /**
+     * This worker's adaptive limit of yielding rounds (A1), kept across searches; it starts at the seeds' 32 and each
+     * protocol reads it capped by its own fixed count ({@link #roundsUntilSleepy(int)}).
+     */
     int roundsUntilSleepy = JecSleep.ROUNDS_UNTIL_SLEEPY;
     /**
      * JOBS_EVENT_COUNTER: whether this worker is counted in {@code inactive}. Set and cleared right after the atomic
@@ -133,6 +136,27 @@ public final class IdleState {
     /** A1: whether the job found came from somewhere that spinning helps to find (not the worker's own IO). */
     boolean foundBySearching() {
         return foundAt != FOUND_OWN_IO;
+    }
+
+    /** A1: the yielding rounds of this search, at most the protocol's fixed count {@code max}. */
+    int roundsUntilSleepy(int max) {
+        return Math.min(roundsUntilSleepy, max);
+    }
+
+    /**
+     * A1, when a search found work: if it found it after at least half the current limit (and at least one failed
+     * round), spinning paid off: allow twice as much next time (at least 2), up to the protocol's fixed count.
+     */
+    void adaptRoundsAfterFinding(int max) {
+        int limit = roundsUntilSleepy(max);
+        if (rounds > 0 && rounds * 2 >= limit && limit < max) {
+            roundsUntilSleepy = Math.min(max, Math.max(2, limit * 2));
+        }
+    }
+
+    /** A1, when the worker blocked: its spinning found nothing, so spin half as long next time (at least min). */
+    void adaptRoundsAfterBlocking(int min, int max) {
+        roundsUntilSleepy = Math.max(min, roundsUntilSleepy(max) >> 1);
     }
 
     /** Woken, or the latch was set: search from scratch. Keeps the hint a wake-up brought (the search uses it). */

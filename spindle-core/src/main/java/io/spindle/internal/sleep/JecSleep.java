@@ -98,7 +98,7 @@ public final class JecSleep implements SleepProtocol {
     @Override
     public void leaveIdle(IdleState idle, boolean foundWork) {
         if (foundWork && idle.foundBySearching()) {
-            adaptRoundsAfterFinding(idle); // A1 (a completion of our own IO says nothing about spinning)
+            idle.adaptRoundsAfterFinding(ROUNDS_UNTIL_SLEEPY); // A1 (our own IO says nothing about spinning)
         }
         if (!idle.countedInactive) {
             return; // a leaveIdle that threw after its decrement is being retried: the count is right already
@@ -149,7 +149,7 @@ public final class JecSleep implements SleepProtocol {
 
     @Override
     public void noWorkFound(IdleState idle, CoreLatch latch) {
-        int untilSleepy = idle.roundsUntilSleepy; // adaptive (A1); rayon's fixed count is the upper bound
+        int untilSleepy = idle.roundsUntilSleepy(ROUNDS_UNTIL_SLEEPY); // adaptive (A1); rayon's count is the bound
         if (idle.rounds < untilSleepy) {
             Thread.yield();
             idle.rounds++;
@@ -163,22 +163,6 @@ public final class JecSleep implements SleepProtocol {
             // rounds == untilSleepy + 1: one search since announcing; try to sleep
             sleep(idle, latch);
         }
-    }
-
-    /**
-     * A1: the search found work after {@code rounds} failed rounds. If it took at least half the current limit,
-     * spinning paid off: allow more of it next time (up to rayon's count).
-     */
-    private static void adaptRoundsAfterFinding(IdleState idle) {
-        int limit = idle.roundsUntilSleepy;
-        if (idle.rounds > 0 && idle.rounds * 2 >= limit && limit < ROUNDS_UNTIL_SLEEPY) {
-            idle.roundsUntilSleepy = Math.min(ROUNDS_UNTIL_SLEEPY, Math.max(2, limit * 2));
-        }
-    }
-
-    /** A1: the worker blocked, so its spinning found nothing: spin half as long next time (down to the minimum). */
-    private static void adaptRoundsAfterBlocking(IdleState idle) {
-        idle.roundsUntilSleepy = Math.max(MIN_ROUNDS_UNTIL_SLEEPY, idle.roundsUntilSleepy >> 1);
     }
 
     /** Gets sleepy: turns the JEC even and remembers it (J1: a later post makes it differ). */
@@ -216,7 +200,7 @@ public final class JecSleep implements SleepProtocol {
                 long word = counters.load();
                 if (JecCounters.jobsEventCounter(word) != idle.jecSnapshot) {
                     // J1: work was posted since we got sleepy (and we did not find it): search once more.
-                    idle.wakePartly(idle.roundsUntilSleepy);
+                    idle.wakePartly(idle.roundsUntilSleepy(ROUNDS_UNTIL_SLEEPY));
                     return;
                 }
                 // J1: registering as sleeping is conditional on the JEC being unchanged, in one CAS.
@@ -233,7 +217,7 @@ public final class JecSleep implements SleepProtocol {
                 idle.wakeFully();
                 return;
             }
-            adaptRoundsAfterBlocking(idle);
+            idle.adaptRoundsAfterBlocking(MIN_ROUNDS_UNTIL_SLEEPY, ROUNDS_UNTIL_SLEEPY);
             // J6: a waker claimed us while PREPARING (NOT_BLOCKED: the count stayed ours), or we blocked and a waker
             // took the count (WOKEN), or blocking threw and we took it back (TOOK_BACK: ownsCount again), or our own
             // IO ended the sleep and we took it back (OWN_EVENTS, J7: ownsCount again, undone below).

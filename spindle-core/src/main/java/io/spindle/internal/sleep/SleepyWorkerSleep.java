@@ -33,6 +33,13 @@ public final class SleepyWorkerSleep implements SleepProtocol {
      */
     public static final int ROUNDS_UNTIL_ASLEEP = Math.max(ROUNDS_UNTIL_SLEEPY + 1,
             Integer.getInteger("spindle.sleepy.roundsUntilAsleep", 2 * ROUNDS_UNTIL_SLEEPY));
+    /**
+     * The fewest yielding rounds of the adaptive limit (A1 in package-info, as for JOBS_EVENT_COUNTER; property
+     * {@code spindle.sleepy.minRoundsUntilSleepy}, default 0; equal to {@link #ROUNDS_UNTIL_SLEEPY} for the seed's
+     * fixed counts). The rounds the sleepy worker searches before falling asleep scale with the limit, at least one.
+     */
+    public static final int MIN_ROUNDS_UNTIL_SLEEPY = Math.min(ROUNDS_UNTIL_SLEEPY,
+            Math.max(0, Integer.getInteger("spindle.sleepy.minRoundsUntilSleepy", 0)));
 
     /** Everyone awake, nobody sleepy. */
     static final long AWAKE = 0L;
@@ -145,13 +152,18 @@ public final class SleepyWorkerSleep implements SleepProtocol {
     @Override
     public void leaveIdle(IdleState idle, boolean foundWork) {
         // S6: a worker that may be the sleepy one stops being sleepy ("work_found" in the seed), else no other worker
-        // could ever get sleepy and fall asleep. Only rounds from ROUNDS_UNTIL_SLEEPY on can hold the id: the hot path
+        // could ever get sleepy and fall asleep. Only rounds from the search's limit on can hold the id: the hot path
         // touches no shared state. (From, not past: getSleepy's CAS comes before the round is counted, so a step that
         // threw in between (E1 in the registry's package-info) leaves the id with rounds still at the limit; a worker
         // left sleepy would stop every worker, itself included, from ever sleeping.) Leaving through the latch owes
         // nothing more: every tickle wakes every sleeper (S5), so no poster counted on this worker alone.
-        if (idle.rounds >= ROUNDS_UNTIL_SLEEPY) {
+        // The limit read here is the one the search used: A1 changes it only below, and after a sleep, whose wake-up
+        // starts the rounds over (a tickle, or S4's CAS, took the id).
+        if (idle.rounds >= idle.roundsUntilSleepy(ROUNDS_UNTIL_SLEEPY)) {
             stopBeingSleepy(idle.workerIndex());
+        }
+        if (foundWork && idle.foundBySearching()) {
+            idle.adaptRoundsAfterFinding(ROUNDS_UNTIL_SLEEPY); // A1 (our own IO says nothing about spinning)
         }
         idle.reset();
     }
@@ -159,15 +171,20 @@ public final class SleepyWorkerSleep implements SleepProtocol {
     @Override
     public void noWorkFound(IdleState idle, CoreLatch latch) {
         int rounds = idle.rounds;
-        if (rounds < ROUNDS_UNTIL_SLEEPY) {
+        int untilSleepy = idle.roundsUntilSleepy(ROUNDS_UNTIL_SLEEPY); // adaptive (A1)
+        if (rounds < untilSleepy) {
             Thread.yield();
             idle.rounds = rounds + 1;
-        } else if (rounds == ROUNDS_UNTIL_SLEEPY) {
-            Thread.yield();
+        } else if (rounds == untilSleepy) {
+            if (untilSleepy > 0) {
+                Thread.yield(); // A1: at the floor (0) the sleepy round follows the failed search at once
+            }
             if (getSleepy(idle.workerIndex())) {
                 idle.rounds = rounds + 1; // S3: search at least once more before falling asleep
-            } // else another worker is sleepy: keep trying until it is not, or until we find work
-        } else if (rounds < ROUNDS_UNTIL_ASLEEP) {
+            } else if (untilSleepy == 0) {
+                Thread.yield(); // another worker is sleepy: keep trying (yielding) until it is not, or we find work
+            }
+        } else if (rounds < roundsUntilAsleep(untilSleepy)) {
             Thread.yield();
             if (stillSleepy(idle.workerIndex())) {
                 idle.rounds = rounds + 1;
@@ -177,6 +194,18 @@ public final class SleepyWorkerSleep implements SleepProtocol {
         } else {
             sleep(idle, latch);
         }
+    }
+
+    /**
+     * A1: the round at which the sleepy worker falls asleep, for a limit of {@code untilSleepy} yielding rounds: the
+     * seed's gap (ROUNDS_UNTIL_ASLEEP - ROUNDS_UNTIL_SLEEPY) scaled with the limit, at least one round (S3).
+     */
+    static int roundsUntilAsleep(int untilSleepy) {
+        if (untilSleepy >= ROUNDS_UNTIL_SLEEPY) {
+            return ROUNDS_UNTIL_ASLEEP;
+        }
+        int gap = ROUNDS_UNTIL_ASLEEP - ROUNDS_UNTIL_SLEEPY; // ROUNDS_UNTIL_SLEEPY > untilSleepy >= 0 here
+        return untilSleepy + Math.max(1, (int) ((long) gap * untilSleepy / ROUNDS_UNTIL_SLEEPY));
     }
 
     /** Tries to become the one sleepy worker (S1). */
@@ -248,7 +277,7 @@ public final class SleepyWorkerSleep implements SleepProtocol {
         }
     }
 
-    /** Round ROUNDS_UNTIL_ASLEEP: the sleepy worker falls asleep unless it was tickled or its latch was set. */
+    /** Round roundsUntilAsleep: the sleepy worker falls asleep unless it was tickled or its latch was set. */
     private void sleep(IdleState idle, CoreLatch latch) {
         int me = idle.workerIndex();
         Object sleepEvent = events.sleepBegin(me); // JFR (null unless recording): before the sequence, by its rule
@@ -285,6 +314,7 @@ public final class SleepyWorkerSleep implements SleepProtocol {
                 // takes the lock to signal, which it can only get once tickled.await below has released it.
                 if (STATE.compareAndSet(this, word, SLEEPING)) {
                     count.countSleep();
+                    idle.adaptRoundsAfterBlocking(MIN_ROUNDS_UNTIL_SLEEPY, ROUNDS_UNTIL_SLEEPY); // A1: spun in vain
                     // S4: wait until a tickle moves the generation. A spurious return re-waits; an interrupt does not end
                     // the wait (awaitUninterruptibly keeps the interrupt status for the caller). A tickle that cleared the
                     // bit between our CAS and now cannot have signalled yet: it needs the lock we hold.
@@ -381,7 +411,7 @@ public final class SleepyWorkerSleep implements SleepProtocol {
     @Override
     public void newInternalJobs(int pusherIndex, int numJobs, boolean queueWasEmpty) {
         // S5. The push published the job with a release store before this load; a sleepy worker that misses it in
-        // one search finds it in the next (S3 gives it ROUNDS_UNTIL_ASLEEP - ROUNDS_UNTIL_SLEEPY of them), and should
+        // one search finds it in the next (S3 gives it at least one more), and should
         // every searcher miss it, the pusher finds it when its job returns to the worker loop (package-info, "Internal
         // pushes").
         tickle(WakeReason.NEW_INTERNAL_JOB);

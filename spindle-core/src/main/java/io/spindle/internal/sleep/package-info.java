@@ -29,15 +29,22 @@
  * post is seen: no invariant below depends on them.
  * <dl>
  *   <dt>A1 - adaptive spinning.</dt>
- *   <dd>Each worker keeps its own limit of yielding rounds, starting at 32. Every time it blocks (its spinning found
- *       nothing) the limit halves, down to {@code MIN_ROUNDS_UNTIL_SLEEPY} (0 by default, property
- *       {@code spindle.jec.minRoundsUntilSleepy}); every time a search finds work after at least half the limit (and
- *       at least one failed round), the limit doubles (to at least 2), back up to 32. At a limit of 0 the worker
- *       announces itself sleepy after its first failed search, searches once more without yielding, and sleeps: under
- *       sparse load a worker that woke for one job goes straight back to sleep (rayon PR 1314 found the same: 43 % less
- *       CPU); each {@code Thread.yield} is a {@code sched_yield} system call, which cost about 2 µs on the 2-vCPU VM
- *       of BENCHMARKS.md, more than the rest of the search. In a busy phase, where searches succeed late, it spins as
- *       long as rayon does.</dd>
+ *   <dd>All three protocols (SLEEPY_WORKER and HINT_PIPE since issue 15, see below). Each worker keeps its own limit of
+ *       yielding rounds, starting at 32. Every time it blocks (its spinning found nothing) the limit halves, down to
+ *       {@code MIN_ROUNDS_UNTIL_SLEEPY} (0 by default, property {@code spindle.jec.minRoundsUntilSleepy}); every time a
+ *       search finds work after at least half the limit (and at least one failed round), the limit doubles (to at least
+ *       2), back up to 32. At a limit of 0 the worker announces itself sleepy after its first failed search, searches
+ *       once more without yielding, and sleeps: under sparse load a worker that woke for one job goes straight back to
+ *       sleep (rayon PR 1314 found the same: 43 % less CPU); each {@code Thread.yield} is a {@code sched_yield} system
+ *       call, which cost about 2 µs on the 2-vCPU VM of BENCHMARKS.md, more than the rest of the search. In a busy
+ *       phase, where searches succeed late, it spins as long as rayon does. SLEEPY_WORKER and HINT_PIPE apply the same
+ *       rule to their own fixed counts (properties {@code spindle.sleepy.minRoundsUntilSleepy}, {@code
+ *       spindle.hintPipe.minRoundsUntilSleepy}); SLEEPY_WORKER's rounds between getting sleepy and falling asleep scale
+ *       with the limit, at least one (S3). Measured under sparse IO (one request every millisecond): their fixed 32 and
+ *       64 yields after each request's lone job were most of the CPU per request that set them 2-3 times above
+ *       JOBS_EVENT_COUNTER's. The limit is read once per round and changes only when a search ends (in {@code
+ *       leaveIdle}, after SLEEPY_WORKER's S6 check, which reads the limit that search used) or when the worker
+ *       blocked.</dd>
  *   <dt>A2 - the cascade needs visible work.</dt>
  *   <dd>SPEC §3 and rayon wake up to two sleepers whenever a worker leaves the idle state. Spindle does so only when
  *       the worker found a job and the search that found it left more work visible at the same source (the victim's
@@ -181,10 +188,12 @@
  * everyone is awake and nobody is sleepy.
  *
  * <h3>The worker's steps</h3>
- * {@code noWorkFound}: rounds 0..31 ({@code ROUNDS_UNTIL_SLEEPY}) yield. At round 32 the worker tries to become the
- * sleepy one by CAS (if another worker is sleepy it stays at round 32 and tries again after its next search). Sleepy,
- * it keeps searching; after each failed search it checks it is still sleepy (if a tickle cleared it, it starts over at
- * round 0). At round {@code ROUNDS_UNTIL_ASLEEP} (64) it falls asleep: latch UNSET to SLEEPY, take the lock, latch
+ * {@code noWorkFound}: the rounds below the worker's limit yield (A1: at most {@code ROUNDS_UNTIL_SLEEPY} = 32, the
+ * seed's count; 0 after a few sleeps under sparse load). At the limit the worker tries to become the sleepy one by CAS
+ * (if another worker is sleepy it stays at that round and tries again after its next search). Sleepy, it keeps
+ * searching; after each failed search it checks it is still sleepy (if a tickle cleared it, it starts over at round
+ * 0). At round {@code roundsUntilAsleep(limit)} ({@code ROUNDS_UNTIL_ASLEEP} = 64 at the seed's count, the gap scaled
+ * with the limit, at least one round) it falls asleep: latch UNSET to SLEEPY, take the lock, latch
  * SLEEPY to SLEEPING, then one CAS from the word naming it sleepy to exactly "asleep bit, nobody sleepy", then wait on
  * the condition. {@code leaveIdle} gives the sleepy role up. Posting work, injecting, broadcasting, setting a latch
  * whose owner is SLEEPING ({@code notifyWorkerLatchIsSet}) and termination <em>tickle</em>: a load; if the word is not
@@ -202,7 +211,7 @@
  *       first and the worker's later searches see what the tickler did before tickling. This is the seed's scenario 1
  *       (tickle-then-get-sleepy) and 2 (get-sleepy-then-get-tickled).</dd>
  *   <dt>S3 - a sleepy worker searches at least once more before it falls asleep.</dt>
- *   <dd>{@code ROUNDS_UNTIL_ASLEEP > ROUNDS_UNTIL_SLEEPY}. Work posted before the get-sleepy CAS with a tickle that saw
+ *   <dd>{@code roundsUntilAsleep(limit) > limit} for every limit A1 can set. Work posted before the get-sleepy CAS with a tickle that saw
  *       no sleepy worker is found by that search (S2); work posted after it clears the sleepy id (S1). Injections and
  *       broadcasts are published by volatile CASes, so the argument is exact and no final check of the injector is
  *       needed; internal pushes are release stores (see "Internal pushes").</dd>
@@ -241,8 +250,9 @@
  * blocked worker that selects on the pipe.
  *
  * <h3>The worker's steps</h3>
- * Rounds 0..31 yield. At round 32 the worker <em>registers</em>: unless it already owes a read, it increments
- * {@code sleepers}; if the count was negative it took a credit instead and searches again. Registered, it searches
+ * The rounds below the worker's limit yield (A1: at most {@code ROUNDS_UNTIL_SLEEPY} = 32). At the limit the worker
+ * <em>registers</em>: unless it already owes a read, it increments {@code sleepers}; if the count was negative it took
+ * a credit instead and searches again. Registered, it searches
  * once more, then sleeps: clear its wake request, latch UNSET to SLEEPY to SLEEPING (L1), set {@code blocked}, check
  * the injector and its private queue, then loop: take the watch if nobody has it; the watcher reads a hint if one is
  * there; leave on a hint or a wake request; else block (the watcher in {@code Selector.select}, the others in

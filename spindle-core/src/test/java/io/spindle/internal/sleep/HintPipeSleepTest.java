@@ -50,7 +50,7 @@ class HintPipeSleepTest {
     /** Idles until the worker registered and is at the blocking step. */
     private static void idleUntilRegistered(HintPipeSleep sleep, IdleState idle, CoreLatch latch) {
         sleep.startLooking(idle);
-        while (idle.rounds <= HintPipeSleep.ROUNDS_UNTIL_SLEEPY) {
+        while (idle.rounds <= idle.roundsUntilSleepy(HintPipeSleep.ROUNDS_UNTIL_SLEEPY)) {
             sleep.noWorkFound(idle, latch);
         }
     }
@@ -394,6 +394,60 @@ class HintPipeSleepTest {
     @Test
     void settingTheWatchersLatchWakesOnlyIt() throws Exception {
         settingALatchWakesOnlyItsOwner(true);
+    }
+
+    // --- A1: adaptive spinning --------------------------------------------------------------------------------------
+
+    @Test
+    void spinningHalvesAfterEachWastedSpinDownToTheMinimum() throws Exception {
+        HintPipeSleep sleep = open(1);
+        IdleState idle = new IdleState(0, () -> false);
+        int expected = HintPipeSleep.ROUNDS_UNTIL_SLEEPY;
+        assertEquals(expected, idle.roundsUntilSleepy(HintPipeSleep.ROUNDS_UNTIL_SLEEPY), "starts at the fixed count");
+        for (int cycle = 0; cycle < 8; cycle++) {
+            WorkerLatch latch = latchFor(sleep, 0);
+            long before = sleep.sleeps(0);
+            Thread worker = new Thread(() -> {
+                idleUntilRegistered(sleep, idle, latch);
+                while (!latch.probe()) {
+                    sleep.noWorkFound(idle, latch); // blocks: a wasted spin (A1)
+                }
+                sleep.leaveIdle(idle, true);
+            });
+            worker.setDaemon(true);
+            worker.start();
+            awaitBlocked(sleep, 0, before + 1);
+            latch.set();
+            worker.join();
+            expected = Math.max(HintPipeSleep.MIN_ROUNDS_UNTIL_SLEEPY, expected / 2);
+            assertEquals(expected, idle.roundsUntilSleepy(HintPipeSleep.ROUNDS_UNTIL_SLEEPY),
+                    "after blocking " + (cycle + 1) + " times");
+        }
+        assertEquals(0, sleep.sleepersCount(), "every registration retracted or taken");
+    }
+
+    @Test
+    void spinningGrowsBackWhenALateSearchFindsWork() {
+        HintPipeSleep sleep = open(1);
+        IdleState idle = new IdleState(0, () -> false);
+        idle.roundsUntilSleepy = HintPipeSleep.MIN_ROUNDS_UNTIL_SLEEPY;
+        WorkerLatch latch = latchFor(sleep, 0);
+        int max = HintPipeSleep.ROUNDS_UNTIL_SLEEPY;
+        while (idle.roundsUntilSleepy(max) < max) {
+            int before = idle.roundsUntilSleepy(max);
+            sleep.startLooking(idle);
+            // fail searches up to the limit (at a limit of 0, the registering round), then find work
+            while (idle.rounds < Math.max(1, before)) {
+                sleep.noWorkFound(idle, latch);
+            }
+            sleep.leaveIdle(idle, true);
+            assertEquals(Math.min(max, Math.max(2, before * 2)), idle.roundsUntilSleepy(max));
+            assertEquals(0, sleep.sleepersCount(), "a registration is retracted when work is found");
+        }
+        sleep.startLooking(idle);
+        sleep.noWorkFound(idle, latch);
+        sleep.leaveIdle(idle, true); // found after one round: no change
+        assertEquals(max, idle.roundsUntilSleepy(max));
     }
 
     @Test

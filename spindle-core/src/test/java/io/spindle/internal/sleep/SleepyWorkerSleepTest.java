@@ -73,6 +73,65 @@ class SleepyWorkerSleepTest {
         return t;
     }
 
+    // --- A1: adaptive spinning --------------------------------------------------------------------------------------
+
+    @Test
+    void spinningHalvesAfterEachWastedSpinDownToTheMinimum() throws Exception {
+        SleepyWorkerSleep sleep = new SleepyWorkerSleep(1);
+        IdleState idle = new IdleState(0, () -> false);
+        int max = SleepyWorkerSleep.ROUNDS_UNTIL_SLEEPY;
+        int expected = max;
+        assertEquals(expected, idle.roundsUntilSleepy(max), "starts at the seed's count");
+        for (int cycle = 0; cycle < 8; cycle++) {
+            WorkerLatch latch = latchFor(sleep, 0);
+            long before = sleep.sleeps(0);
+            Thread worker = new Thread(() -> {
+                sleep.startLooking(idle);
+                while (!latch.probe()) {
+                    sleep.noWorkFound(idle, latch); // ends in a sleep: a wasted spin (A1)
+                }
+                sleep.leaveIdle(idle, true);
+            });
+            worker.setDaemon(true);
+            worker.start();
+            awaitSleeps(sleep, 1, before + 1);
+            latch.set();
+            worker.join();
+            expected = Math.max(SleepyWorkerSleep.MIN_ROUNDS_UNTIL_SLEEPY, expected / 2);
+            assertEquals(expected, idle.roundsUntilSleepy(max), "after blocking " + (cycle + 1) + " times");
+            assertEquals(SleepyWorkerSleep.AWAKE, sleep.loadState() & ~SleepyWorkerSleep.SLEEPING, "nobody sleepy");
+        }
+    }
+
+    @Test
+    void spinningGrowsBackWhenALateSearchFindsWork() {
+        SleepyWorkerSleep sleep = new SleepyWorkerSleep(1);
+        IdleState idle = new IdleState(0, () -> false);
+        idle.roundsUntilSleepy = SleepyWorkerSleep.MIN_ROUNDS_UNTIL_SLEEPY;
+        WorkerLatch latch = latchFor(sleep, 0);
+        int max = SleepyWorkerSleep.ROUNDS_UNTIL_SLEEPY;
+        while (idle.roundsUntilSleepy(max) < max) {
+            int before = idle.roundsUntilSleepy(max);
+            sleep.startLooking(idle);
+            // fail searches up to the limit (at a limit of 0, the round that gets sleepy), then find work
+            while (idle.rounds < Math.max(1, before)) {
+                sleep.noWorkFound(idle, latch);
+            }
+            sleep.leaveIdle(idle, true);
+            assertEquals(Math.min(max, Math.max(2, before * 2)), idle.roundsUntilSleepy(max));
+            assertFalse(SleepyWorkerSleep.anyWorkerSleepy(sleep.loadState()), "S6: one that found work is not sleepy");
+        }
+    }
+
+    @Test
+    void theRoundsWhileSleepyScaleWithTheLimitAndLeaveAtLeastOneSearch() {
+        assertEquals(SleepyWorkerSleep.ROUNDS_UNTIL_ASLEEP,
+                SleepyWorkerSleep.roundsUntilAsleep(SleepyWorkerSleep.ROUNDS_UNTIL_SLEEPY), "the seed's count");
+        for (int limit = 0; limit <= SleepyWorkerSleep.ROUNDS_UNTIL_SLEEPY; limit++) {
+            assertTrue(SleepyWorkerSleep.roundsUntilAsleep(limit) > limit, "S3 at a limit of " + limit);
+        }
+    }
+
     @Test
     void roundsUntilAsleepLeaveAtLeastOneSearchWhileSleepy() {
         assertTrue(SleepyWorkerSleep.ROUNDS_UNTIL_ASLEEP > SleepyWorkerSleep.ROUNDS_UNTIL_SLEEPY, "S3");
