@@ -60,7 +60,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         this.registry = registry;
         this.index = index;
         this.sleep = registry.sleep();
-        this.idle = new IdleState(index, this);
+        this.idle = new IdleState(index, this, sleep.maxRoundsUntilSleepy()); // A1 starts at the protocol's count
         this.terminateLatch = new WorkerLatch(registry, index);
         this.lazy = registry.config().joinStrategy() == io.spindle.JoinStrategy.LAZY
                 ? new LazyWorker(this, sleep, registry.config().heartbeatNanos()) : null;

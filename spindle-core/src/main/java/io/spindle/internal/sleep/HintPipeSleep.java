@@ -159,6 +159,11 @@ public final class HintPipeSleep implements SleepProtocol {
         giveBackSleepers(0); // links its call site now (see there)
     }
 
+    @Override
+    public int maxRoundsUntilSleepy() {
+        return ROUNDS_UNTIL_SLEEPY;
+    }
+
     // --- the sleeping side ------------------------------------------------------------------------------------------
 
     @Override
@@ -168,9 +173,6 @@ public final class HintPipeSleep implements SleepProtocol {
 
     @Override
     public void leaveIdle(IdleState idle, boolean foundWork) {
-        if (foundWork && idle.foundBySearching()) {
-            idle.adaptRoundsAfterFinding(ROUNDS_UNTIL_SLEEPY); // A1 (our own IO says nothing about spinning)
-        }
         int hint = idle.unusedHint();
         if (hint != IdleState.NO_HINT) {
             forwardHintOwed(hint); // H8: a hint we read but did not follow (latch set, or a local job came first)
@@ -178,6 +180,9 @@ public final class HintPipeSleep implements SleepProtocol {
         PipeSleeper me = workers[idle.workerIndex()];
         if (me.readInFlight) { // owner-only field: the hot path touches no shared state
             retract(me);
+        }
+        if (foundWork && idle.foundBySearching()) {
+            idle.adaptRoundsAfterFinding(ROUNDS_UNTIL_SLEEPY); // A1, after the debts above (our own IO: no reward)
         }
         idle.reset();
     }
@@ -286,11 +291,13 @@ public final class HintPipeSleep implements SleepProtocol {
             return;
         }
         int code = NO_CODE;
+        long sleepStart = 0L;
         state.setBlocked(true); // H5, H6: from here a broadcast wakes us, and we may be handed the watch
         try {
             // H5's final check (and cheap insurance for injections, which H3 covers already): a broadcast job for us,
             // or an injected job, posted before we set blocked.
             if (!idle.hasInjectedOrPrivateWork()) {
+                sleepStart = System.nanoTime(); // A1: how long the sleep lasted decides the next limit
                 code = blockUntilHintOrWakeRequest(me, state);
             }
         } finally {
@@ -305,7 +312,7 @@ public final class HintPipeSleep implements SleepProtocol {
             retract(state);
         }
         if (state.counts.sleeps() != sleepsBefore) {
-            idle.adaptRoundsAfterBlocking(MIN_ROUNDS_UNTIL_SLEEPY, ROUNDS_UNTIL_SLEEPY); // A1: the spinning was wasted
+            idle.adaptRoundsAfterSleep(MIN_ROUNDS_UNTIL_SLEEPY, ROUNDS_UNTIL_SLEEPY, System.nanoTime() - sleepStart);
             reportWake(sleepEvent, me, code, state);
         }
         idle.wakeFully();

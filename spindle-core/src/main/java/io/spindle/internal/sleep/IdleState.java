@@ -49,6 +49,14 @@ public final class IdleState {
         }
     }
 
+    /**
+     * A1: a sleep shorter than this counts as one that a little more spinning would have saved (property
+     * {@code spindle.idle.shortSleepMicros}, default 50; 0 turns the rule off). Under ping-pong IO on 2 cores a
+     * worker's sleeps end within tens of microseconds and spinning (yielding to the threads that make the next request)
+     * is cheaper than each sleep's wake-up; under sparse load sleeps last milliseconds (BENCHMARKS.md, issue 15).
+     */
+    static final long SHORT_SLEEP_NANOS = Math.max(0L, Long.getLong("spindle.idle.shortSleepMicros", 50L)) * 1_000L;
+
     private final int workerIndex;
     private final WorkView view;
     private int hint = NO_HINT;
@@ -57,10 +65,17 @@ public final class IdleState {
     int rounds;
     int jecSnapshot = NO_JEC_SNAPSHOT;
     /**
-     * This worker's adaptive limit of yielding rounds (A1), kept across searches; it starts at the seeds' 32 and each
-     * protocol reads it capped by its own fixed count ({@link #roundsUntilSleepy(int)}).
+     * This worker's adaptive limit of yielding rounds (A1), kept across searches; it starts at its protocol's fixed
+     * count ({@link SleepProtocol#maxRoundsUntilSleepy}), which SLEEPY_WORKER and HINT_PIPE also cap it with when
+     * they read it ({@link #roundsUntilSleepy(int)}); JOBS_EVENT_COUNTER reads it as it is (its rigs in
+     * spindle-verification set it out of range on purpose).
      */
-    int roundsUntilSleepy = JecSleep.ROUNDS_UNTIL_SLEEPY;
+    int roundsUntilSleepy;
+    /**
+     * SLEEPY_WORKER (S6): set before each attempt to take the sleepy role, cleared once {@code leaveIdle} gave it up;
+     * a worker whose flag is clear holds no role, so leaving the idle state reads no shared word.
+     */
+    boolean mayHoldSleepyRole;
     /**
      * JOBS_EVENT_COUNTER: whether this worker is counted in {@code inactive}. Set and cleared right after the atomic
      * step, with no call between, so that a start or leave step that throws (a stack overflow anywhere around it) and
@@ -73,8 +88,16 @@ public final class IdleState {
      * @param view        what the worker can see of the pool's work (J5's final check, A2's cascade, A4's hand-on)
      */
     public IdleState(int workerIndex, WorkView view) {
+        this(workerIndex, view, JecSleep.ROUNDS_UNTIL_SLEEPY);
+    }
+
+    /**
+     * @param maxRoundsUntilSleepy where the adaptive limit starts: the protocol's fixed count (A1)
+     */
+    public IdleState(int workerIndex, WorkView view, int maxRoundsUntilSleepy) {
         this.workerIndex = workerIndex;
         this.view = view;
+        this.roundsUntilSleepy = maxRoundsUntilSleepy;
     }
 
     public int workerIndex() {
@@ -154,9 +177,17 @@ public final class IdleState {
         }
     }
 
-    /** A1, when the worker blocked: its spinning found nothing, so spin half as long next time (at least min). */
-    void adaptRoundsAfterBlocking(int min, int max) {
-        roundsUntilSleepy = Math.max(min, roundsUntilSleepy(max) >> 1);
+    /**
+     * A1, when the worker woke from a sleep of {@code sleptNanos}: a long sleep means its spinning could not have
+     * found the work, so it spins half as long next time (at least {@code min}); a sleep shorter than
+     * {@link #SHORT_SLEEP_NANOS} means a little more spinning would have found it without a sleep and a wake-up (a
+     * worker under steady load whose IO or jobs come back within microseconds), so it spins twice as long (at least
+     * 2, at most {@code max}).
+     */
+    void adaptRoundsAfterSleep(int min, int max, long sleptNanos) {
+        int limit = roundsUntilSleepy(max);
+        roundsUntilSleepy = sleptNanos < SHORT_SLEEP_NANOS ? Math.min(max, Math.max(2, limit * 2))
+                : Math.max(min, limit >> 1);
     }
 
     /** Woken, or the latch was set: search from scratch. Keeps the hint a wake-up brought (the search uses it). */

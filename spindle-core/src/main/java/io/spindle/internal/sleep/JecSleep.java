@@ -84,6 +84,11 @@ public final class JecSleep implements SleepProtocol {
         return counters;
     }
 
+    @Override
+    public int maxRoundsUntilSleepy() {
+        return ROUNDS_UNTIL_SLEEPY;
+    }
+
     // --- the sleeping side ------------------------------------------------------------------------------------------
 
     @Override
@@ -149,7 +154,7 @@ public final class JecSleep implements SleepProtocol {
 
     @Override
     public void noWorkFound(IdleState idle, CoreLatch latch) {
-        int untilSleepy = idle.roundsUntilSleepy(ROUNDS_UNTIL_SLEEPY); // adaptive (A1); rayon's count is the bound
+        int untilSleepy = idle.roundsUntilSleepy; // adaptive (A1); rayon's fixed count is the upper bound
         if (idle.rounds < untilSleepy) {
             Thread.yield();
             idle.rounds++;
@@ -200,7 +205,7 @@ public final class JecSleep implements SleepProtocol {
                 long word = counters.load();
                 if (JecCounters.jobsEventCounter(word) != idle.jecSnapshot) {
                     // J1: work was posted since we got sleepy (and we did not find it): search once more.
-                    idle.wakePartly(idle.roundsUntilSleepy(ROUNDS_UNTIL_SLEEPY));
+                    idle.wakePartly(idle.roundsUntilSleepy);
                     return;
                 }
                 // J1: registering as sleeping is conditional on the JEC being unchanged, in one CAS.
@@ -217,11 +222,12 @@ public final class JecSleep implements SleepProtocol {
                 idle.wakeFully();
                 return;
             }
-            idle.adaptRoundsAfterBlocking(MIN_ROUNDS_UNTIL_SLEEPY, ROUNDS_UNTIL_SLEEPY);
+            long sleepStart = System.nanoTime(); // A1: how long the sleep lasted decides the next limit
             // J6: a waker claimed us while PREPARING (NOT_BLOCKED: the count stayed ours), or we blocked and a waker
             // took the count (WOKEN), or blocking threw and we took it back (TOOK_BACK: ownsCount again), or our own
             // IO ended the sleep and we took it back (OWN_EVENTS, J7: ownsCount again, undone below).
             int outcome = state.blockIfUnclaimed();
+            idle.adaptRoundsAfterSleep(MIN_ROUNDS_UNTIL_SLEEPY, ROUNDS_UNTIL_SLEEPY, System.nanoTime() - sleepStart);
             woken = outcome == WorkerSleepState.WOKEN;
             if (outcome == WorkerSleepState.OWN_EVENTS) {
                 events.sleepEnded(sleepEvent, me, WakeReason.IO_READY, PoolEvents.NOT_A_WORKER);

@@ -94,4 +94,12 @@ public interface SleepProtocol {
 
     /** @return times worker {@code workerIndex} was woken from blocking by another thread */
     long wakeups(int workerIndex);
+
+    /**
+     * A1: the most yielding rounds of this protocol's adaptive limit, where each worker's limit starts (its fixed
+     * count: rayon's 32 by default).
+     */
+    default int maxRoundsUntilSleepy() {
+        return JecSleep.ROUNDS_UNTIL_SLEEPY;
+    }
 }

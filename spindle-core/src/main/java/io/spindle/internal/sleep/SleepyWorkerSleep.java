@@ -142,6 +142,11 @@ public final class SleepyWorkerSleep implements SleepProtocol {
         return (long) STATE.getVolatile(this); // volatile: like every access to the word (S2)
     }
 
+    @Override
+    public int maxRoundsUntilSleepy() {
+        return ROUNDS_UNTIL_SLEEPY;
+    }
+
     // --- the sleeping side ------------------------------------------------------------------------------------------
 
     @Override
@@ -152,15 +157,15 @@ public final class SleepyWorkerSleep implements SleepProtocol {
     @Override
     public void leaveIdle(IdleState idle, boolean foundWork) {
         // S6: a worker that may be the sleepy one stops being sleepy ("work_found" in the seed), else no other worker
-        // could ever get sleepy and fall asleep. Only rounds from the search's limit on can hold the id: the hot path
-        // touches no shared state. (From, not past: getSleepy's CAS comes before the round is counted, so a step that
-        // threw in between (E1 in the registry's package-info) leaves the id with rounds still at the limit; a worker
-        // left sleepy would stop every worker, itself included, from ever sleeping.) Leaving through the latch owes
-        // nothing more: every tickle wakes every sleeper (S5), so no poster counted on this worker alone.
-        // The limit read here is the one the search used: A1 changes it only below, and after a sleep, whose wake-up
-        // starts the rounds over (a tickle, or S4's CAS, took the id).
-        if (idle.rounds >= idle.roundsUntilSleepy(ROUNDS_UNTIL_SLEEPY)) {
+        // could ever get sleepy and fall asleep. Only a worker that tried to get sleepy in this idle period can hold
+        // the id (the flag is set before getSleepy's CAS, so a step that threw after it (E1 in the registry's
+        // package-info) leaves the flag set too; a worker left sleepy would stop every worker, itself included, from
+        // ever sleeping); the others leave touching no shared state. Cleared only once the role is given up: if that
+        // throws, the next leaveIdle tries again. Leaving through the latch owes nothing more: every tickle wakes
+        // every sleeper (S5), so no poster counted on this worker alone.
+        if (idle.mayHoldSleepyRole) {
             stopBeingSleepy(idle.workerIndex());
+            idle.mayHoldSleepyRole = false;
         }
         if (foundWork && idle.foundBySearching()) {
             idle.adaptRoundsAfterFinding(ROUNDS_UNTIL_SLEEPY); // A1 (our own IO says nothing about spinning)
@@ -179,6 +184,7 @@ public final class SleepyWorkerSleep implements SleepProtocol {
             if (untilSleepy > 0) {
                 Thread.yield(); // A1: at the floor (0) the sleepy round follows the failed search at once
             }
+            idle.mayHoldSleepyRole = true; // S6: before the CAS, so leaveIdle gives the role up whatever happens next
             if (getSleepy(idle.workerIndex())) {
                 idle.rounds = rounds + 1; // S3: search at least once more before falling asleep
             } else if (untilSleepy == 0) {
@@ -213,6 +219,11 @@ public final class SleepyWorkerSleep implements SleepProtocol {
         while (true) {
             // volatile: a stale "somebody is sleepy" only makes us try again next round; the CAS below decides.
             long word = (long) STATE.getVolatile(this);
+            if (workerIsSleepy(word, workerIndex)) {
+                // Still ours: a failed fall-asleep CAS left it (tickleCold's rollback ORs the asleep bit back into a
+                // word that may name us already), so taking it again is taking what we hold.
+                return true;
+            }
             if (anyWorkerSleepy(word)) {
                 return false; // somebody else is sleepy: wait our turn (S1)
             }
@@ -235,10 +246,13 @@ public final class SleepyWorkerSleep implements SleepProtocol {
     /** Gives up the sleepy role if we still hold it (S6). */
     private void stopBeingSleepy(int workerIndex) {
         long word = (long) STATE.getVolatile(this); // volatile: the CAS below needs the current word
-        if (workerIsSleepy(word, workerIndex)) {
-            // volatile CAS keeping the sleeping bit. One attempt suffices: while we are sleepy only a tickle can change
-            // the word (S1), and a tickle already removed our id.
-            STATE.compareAndSet(this, word, word & SLEEPING);
+        while (workerIsSleepy(word, workerIndex)) {
+            // volatile CAS keeping the sleeping bit. While we are sleepy a tickle removes our id for good (S1); the
+            // one other change, tickleCold's rollback setting the asleep bit after a failure, keeps it: try again.
+            if (STATE.compareAndSet(this, word, word & SLEEPING)) {
+                return;
+            }
+            word = (long) STATE.getVolatile(this); // volatile: the CAS lost; the word as it is now
         }
     }
 
@@ -314,7 +328,7 @@ public final class SleepyWorkerSleep implements SleepProtocol {
                 // takes the lock to signal, which it can only get once tickled.await below has released it.
                 if (STATE.compareAndSet(this, word, SLEEPING)) {
                     count.countSleep();
-                    idle.adaptRoundsAfterBlocking(MIN_ROUNDS_UNTIL_SLEEPY, ROUNDS_UNTIL_SLEEPY); // A1: spun in vain
+                    long sleepStart = System.nanoTime(); // A1: how long the sleep lasted decides the next limit
                     // S4: wait until a tickle moves the generation. A spurious return re-waits; an interrupt does not end
                     // the wait (awaitUninterruptibly keeps the interrupt status for the caller). A tickle that cleared the
                     // bit between our CAS and now cannot have signalled yet: it needs the lock we hold.
@@ -326,6 +340,8 @@ public final class SleepyWorkerSleep implements SleepProtocol {
                         events.sleepEnded(sleepEvent, me, WakeReason.IO_READY, PoolEvents.NOT_A_WORKER);
                         sleepEvent = null; // reported: S7, our own IO ended the sleep
                     }
+                    idle.adaptRoundsAfterSleep(MIN_ROUNDS_UNTIL_SLEEPY, ROUNDS_UNTIL_SLEEPY,
+                            System.nanoTime() - sleepStart);
                     if (generation != ourGeneration) {
                         count.countWakeup();
                         wokenFor = lastTickleReason; // plain reads under the lock: the tickle that woke us, or later

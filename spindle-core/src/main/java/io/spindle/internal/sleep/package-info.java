@@ -29,22 +29,28 @@
  * post is seen: no invariant below depends on them.
  * <dl>
  *   <dt>A1 - adaptive spinning.</dt>
- *   <dd>All three protocols (SLEEPY_WORKER and HINT_PIPE since issue 15, see below). Each worker keeps its own limit of
- *       yielding rounds, starting at 32. Every time it blocks (its spinning found nothing) the limit halves, down to
- *       {@code MIN_ROUNDS_UNTIL_SLEEPY} (0 by default, property {@code spindle.jec.minRoundsUntilSleepy}); every time a
- *       search finds work after at least half the limit (and at least one failed round), the limit doubles (to at least
- *       2), back up to 32. At a limit of 0 the worker announces itself sleepy after its first failed search, searches
- *       once more without yielding, and sleeps: under sparse load a worker that woke for one job goes straight back to
- *       sleep (rayon PR 1314 found the same: 43 % less CPU); each {@code Thread.yield} is a {@code sched_yield} system
- *       call, which cost about 2 µs on the 2-vCPU VM of BENCHMARKS.md, more than the rest of the search. In a busy
- *       phase, where searches succeed late, it spins as long as rayon does. SLEEPY_WORKER and HINT_PIPE apply the same
- *       rule to their own fixed counts (properties {@code spindle.sleepy.minRoundsUntilSleepy}, {@code
- *       spindle.hintPipe.minRoundsUntilSleepy}); SLEEPY_WORKER's rounds between getting sleepy and falling asleep scale
- *       with the limit, at least one (S3). Measured under sparse IO (one request every millisecond): their fixed 32 and
- *       64 yields after each request's lone job were most of the CPU per request that set them 2-3 times above
- *       JOBS_EVENT_COUNTER's. The limit is read once per round and changes only when a search ends (in {@code
- *       leaveIdle}, after SLEEPY_WORKER's S6 check, which reads the limit that search used) or when the worker
- *       blocked.</dd>
+ *   <dd>All three protocols (SLEEPY_WORKER and HINT_PIPE since issue 15, see below). Each worker keeps its own
+ *       limit of yielding rounds, starting at its protocol's fixed count (32 by default). Every time it wakes from a
+ *       long sleep (its spinning could not have found the work) the limit halves, down to {@code
+ *       MIN_ROUNDS_UNTIL_SLEEPY} (0 by default, property {@code spindle.jec.minRoundsUntilSleepy}); every time a search
+ *       finds work after at least half the limit (and at least one failed round), or a sleep lasted less than {@code
+ *       IdleState.SHORT_SLEEP_NANOS} (50 µs, property {@code spindle.idle.shortSleepMicros}; 0 turns the rule off),
+ *       the limit doubles (to at least 2), back up to the fixed count. At a limit of 0 the worker announces itself
+ *       sleepy after its first failed search, searches once more without yielding, and sleeps: under sparse load a
+ *       worker that woke for one job goes straight back to sleep (rayon PR 1314 found the same: 43 % less CPU); each
+ *       {@code Thread.yield} is a {@code sched_yield} system call, which cost about 2 µs on the 2-vCPU VM of
+ *       BENCHMARKS.md, more than the rest of the search. In a busy phase, where searches succeed late or sleeps end
+ *       within microseconds, it spins as long as rayon does. The short-sleep rule came from IO under load (issue 15,
+ *       echo on 16 connections): a worker whose IO comes back tens of microseconds after its last completion found it
+ *       by blocking in its selector, not by spinning, so without the rule the limit sank to 0 and every batch cost a
+ *       sleep and a wake-up (JOBS_EVENT_COUNTER spent 0.9-1.0 times a thread per connection's CPU per request; with it
+ *       0.73). SLEEPY_WORKER and HINT_PIPE apply the same rule to their own fixed counts (properties {@code
+ *       spindle.sleepy.minRoundsUntilSleepy}, {@code spindle.hintPipe.minRoundsUntilSleepy}); SLEEPY_WORKER's rounds
+ *       between getting sleepy and falling asleep scale with the limit, at least one (S3). Under sparse IO (one request
+ *       every millisecond) their fixed 32 and 64 yields after each request's lone job had doubled their CPU per
+ *       request. The limit is read once per round and changes only when a search ends (in {@code leaveIdle}, after the
+ *       debts that step pays) or when a sleep ends; SLEEPY_WORKER's S6 no longer reads it (a flag says whether the
+ *       worker tried for the sleepy role).</dd>
  *   <dt>A2 - the cascade needs visible work.</dt>
  *   <dd>SPEC §3 and rayon wake up to two sleepers whenever a worker leaves the idle state. Spindle does so only when
  *       the worker found a job and the search that found it left more work visible at the same source (the victim's

@@ -401,7 +401,7 @@ class HintPipeSleepTest {
     @Test
     void spinningHalvesAfterEachWastedSpinDownToTheMinimum() throws Exception {
         HintPipeSleep sleep = open(1);
-        IdleState idle = new IdleState(0, () -> false);
+        IdleState idle = new IdleState(0, () -> false, HintPipeSleep.ROUNDS_UNTIL_SLEEPY);
         int expected = HintPipeSleep.ROUNDS_UNTIL_SLEEPY;
         assertEquals(expected, idle.roundsUntilSleepy(HintPipeSleep.ROUNDS_UNTIL_SLEEPY), "starts at the fixed count");
         for (int cycle = 0; cycle < 8; cycle++) {
@@ -417,6 +417,7 @@ class HintPipeSleepTest {
             worker.setDaemon(true);
             worker.start();
             awaitBlocked(sleep, 0, before + 1);
+            JecSleepTest.outlastAShortSleep(); // a long sleep: the spinning could not have found the work (A1)
             latch.set();
             worker.join();
             expected = Math.max(HintPipeSleep.MIN_ROUNDS_UNTIL_SLEEPY, expected / 2);
@@ -429,7 +430,7 @@ class HintPipeSleepTest {
     @Test
     void spinningGrowsBackWhenALateSearchFindsWork() {
         HintPipeSleep sleep = open(1);
-        IdleState idle = new IdleState(0, () -> false);
+        IdleState idle = new IdleState(0, () -> false, HintPipeSleep.ROUNDS_UNTIL_SLEEPY);
         idle.roundsUntilSleepy = HintPipeSleep.MIN_ROUNDS_UNTIL_SLEEPY;
         WorkerLatch latch = latchFor(sleep, 0);
         int max = HintPipeSleep.ROUNDS_UNTIL_SLEEPY;

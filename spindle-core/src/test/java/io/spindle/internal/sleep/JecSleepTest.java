@@ -10,6 +10,7 @@ import io.spindle.internal.latch.WorkerLatch;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -150,6 +151,39 @@ class JecSleepTest {
         assertEquals(0, sleep.sleeps(0));
     }
 
+    /**
+     * Lets a sleep that already began last longer than A1's short sleep, so that it counts as a long one: a lower
+     * bound on a duration, which the clock guarantees (no timing is asserted).
+     */
+    static void outlastAShortSleep() {
+        long until = System.nanoTime() + 2 * IdleState.SHORT_SLEEP_NANOS + 1_000_000L;
+        while (System.nanoTime() - until < 0) {
+            LockSupport.parkNanos(until - System.nanoTime());
+        }
+    }
+
+    @Test
+    void aShortSleepDoublesTheLimitAndALongOneHalvesIt() {
+        IdleState idle = new IdleState(0, () -> false, 32);
+        idle.adaptRoundsAfterSleep(0, 32, IdleState.SHORT_SLEEP_NANOS); // not shorter: long
+        assertEquals(16, idle.roundsUntilSleepy);
+        idle.adaptRoundsAfterSleep(0, 32, 10 * IdleState.SHORT_SLEEP_NANOS + 1_000_000L);
+        assertEquals(8, idle.roundsUntilSleepy);
+        idle.adaptRoundsAfterSleep(0, 32, IdleState.SHORT_SLEEP_NANOS - 1); // a wake-up spinning would have saved
+        assertEquals(16, idle.roundsUntilSleepy);
+        for (int i = 0; i < 8; i++) {
+            idle.adaptRoundsAfterSleep(0, 32, 0L);
+        }
+        assertEquals(32, idle.roundsUntilSleepy, "at most the fixed count");
+        idle.roundsUntilSleepy = 0;
+        idle.adaptRoundsAfterSleep(0, 32, 0L);
+        assertEquals(2, idle.roundsUntilSleepy, "from 0 to at least 2");
+        for (int i = 0; i < 8; i++) {
+            idle.adaptRoundsAfterSleep(4, 32, Long.MAX_VALUE);
+        }
+        assertEquals(4, idle.roundsUntilSleepy, "at least the minimum");
+    }
+
     @Test
     void spinningHalvesAfterEachWastedSpinDownToTheMinimum() throws Exception {
         JecSleep sleep = new JecSleep(1);
@@ -167,6 +201,7 @@ class JecSleepTest {
             });
             worker.start();
             awaitSleeping(sleep, 1);
+            outlastAShortSleep(); // a long sleep: the spinning could not have found the work (A1)
             latch.set();
             worker.join();
             expected = Math.max(JecSleep.MIN_ROUNDS_UNTIL_SLEEPY, expected / 2);

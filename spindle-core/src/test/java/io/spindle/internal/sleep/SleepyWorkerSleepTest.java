@@ -78,7 +78,7 @@ class SleepyWorkerSleepTest {
     @Test
     void spinningHalvesAfterEachWastedSpinDownToTheMinimum() throws Exception {
         SleepyWorkerSleep sleep = new SleepyWorkerSleep(1);
-        IdleState idle = new IdleState(0, () -> false);
+        IdleState idle = new IdleState(0, () -> false, SleepyWorkerSleep.ROUNDS_UNTIL_SLEEPY);
         int max = SleepyWorkerSleep.ROUNDS_UNTIL_SLEEPY;
         int expected = max;
         assertEquals(expected, idle.roundsUntilSleepy(max), "starts at the seed's count");
@@ -95,6 +95,7 @@ class SleepyWorkerSleepTest {
             worker.setDaemon(true);
             worker.start();
             awaitSleeps(sleep, 1, before + 1);
+            JecSleepTest.outlastAShortSleep(); // a long sleep: the spinning could not have found the work (A1)
             latch.set();
             worker.join();
             expected = Math.max(SleepyWorkerSleep.MIN_ROUNDS_UNTIL_SLEEPY, expected / 2);
@@ -106,7 +107,7 @@ class SleepyWorkerSleepTest {
     @Test
     void spinningGrowsBackWhenALateSearchFindsWork() {
         SleepyWorkerSleep sleep = new SleepyWorkerSleep(1);
-        IdleState idle = new IdleState(0, () -> false);
+        IdleState idle = new IdleState(0, () -> false, SleepyWorkerSleep.ROUNDS_UNTIL_SLEEPY);
         idle.roundsUntilSleepy = SleepyWorkerSleep.MIN_ROUNDS_UNTIL_SLEEPY;
         WorkerLatch latch = latchFor(sleep, 0);
         int max = SleepyWorkerSleep.ROUNDS_UNTIL_SLEEPY;
