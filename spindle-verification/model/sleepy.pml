@@ -8,7 +8,8 @@
  * asleep bit; the pool's one lock, its condition (modelled as the generation a sleeper waits to change) and the
  * generation. Memory is sequentially consistent (S2: every access to the word is SC; injections are volatile CASes).
  * The yield rounds are abstracted: round 0 tries to get sleepy, round 1 checks it is still sleepy, round 2 falls
- * asleep (ROUNDS_UNTIL_ASLEEP = ROUNDS_UNTIL_SLEEPY + 2; one search between each).
+ * asleep (ROUNDS_UNTIL_ASLEEP = ROUNDS_UNTIL_SLEEPY + 2; one search between each). A1's adaptive limit only decides how
+ * many yield rounds come before round 0: the model starts there.
  *
  * Property (Monitor, at spin's timeout): when everything is blocked, every job ran, the join (USER_BLOCK=2: J's wait)
  * completed.
@@ -152,10 +153,12 @@ inline findWork(job) {        /* WorkerThread.findWork, one atomic step (see jec
   }
 }
 
-/* SleepyWorkerSleep.leaveIdle(idle, foundWork) -> stopBeingSleepy (S6): CAS our id away, keeping the bit. Nothing
- * else, also on a latch exit: every tickle wakes every sleeper (S5), so no poster counted on this worker alone. */
+/* SleepyWorkerSleep.leaveIdle(idle, foundWork) -> stopBeingSleepy (S6): CAS our id away, keeping the bit, if we
+ * tried for the role in this idle period (IdleState.mayHoldSleepyRole, set before getSleepy's CAS). Nothing else,
+ * also on a latch exit: every tickle wakes every sleeper (S5), so no poster counted on this worker alone. */
 inline leaveIdle() {
-  atomic { if :: rounds > 0 && sleepyId == me + 1 -> sleepyId = 0 :: else -> skip fi };
+  atomic { if :: mayHold && sleepyId == me + 1 -> sleepyId = 0 :: else -> skip fi };
+  mayHold = false;
   rounds = 0
 }
 
@@ -210,7 +213,8 @@ inline sleepStep(L) {
 inline noWorkFound(L) {
   if
   :: rounds == 0 ->                                        /* getSleepy: CAS if nobody is sleepy (S1) */
-     atomic { if :: sleepyId == 0 -> sleepyId = me + 1; rounds = 1 :: else -> skip fi }
+     mayHold = true;                                       /* S6's flag, before the CAS */
+     atomic { if :: sleepyId == 0 || sleepyId == me + 1 -> sleepyId = me + 1; rounds = 1 :: else -> skip fi }
   :: rounds == 1 ->                                        /* stillSleepy, else start over (scenario 2) */
      atomic { if :: sleepyId == me + 1 -> rounds = 2 :: else -> rounds = 0 fi }
   :: rounds == 2 -> sleepStep(L)
@@ -245,7 +249,7 @@ bool waiting[W];
 
 proctype Worker(byte me) {
   byte job, rounds, k, old, ourGen;
-  bool ok, fell, wasBit, leave;
+  bool ok, fell, wasBit, leave, mayHold;
   if
   :: me == 0 ->
 #if USER_BLOCK == 2
