@@ -102,9 +102,14 @@ public final class JecSleep implements SleepProtocol {
 
     @Override
     public void leaveIdle(IdleState idle, boolean foundWork) {
+        payLeavingDebts(idle, foundWork);
         if (foundWork && idle.foundBySearching()) {
-            idle.adaptRoundsAfterFinding(ROUNDS_UNTIL_SLEEPY); // A1 (our own IO says nothing about spinning)
+            idle.adaptRoundsAfterFinding(ROUNDS_UNTIL_SLEEPY); // A1, after the debts (our own IO: no reward)
         }
+    }
+
+    /** Leaving the idle state: the inactive count, then the cascade (A2) or the hand-on (A4). */
+    private void payLeavingDebts(IdleState idle, boolean foundWork) {
         if (!idle.countedInactive) {
             return; // a leaveIdle that threw after its decrement is being retried: the count is right already
         }

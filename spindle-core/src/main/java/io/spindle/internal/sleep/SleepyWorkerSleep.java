@@ -2,6 +2,7 @@ package io.spindle.internal.sleep;
 
 import io.spindle.internal.event.PoolEvents;
 import io.spindle.internal.event.WakeReason;
+import io.spindle.internal.job.Failures;
 import io.spindle.internal.latch.CoreLatch;
 
 import java.lang.invoke.MethodHandles;
@@ -164,7 +165,7 @@ public final class SleepyWorkerSleep implements SleepProtocol {
         // throws, the next leaveIdle tries again. Leaving through the latch owes nothing more: every tickle wakes
         // every sleeper (S5), so no poster counted on this worker alone.
         if (idle.mayHoldSleepyRole) {
-            stopBeingSleepy(idle.workerIndex());
+            stopBeingSleepyOwed(idle.workerIndex());
             idle.mayHoldSleepyRole = false;
         }
         if (foundWork && idle.foundBySearching()) {
@@ -243,6 +244,26 @@ public final class SleepyWorkerSleep implements SleepProtocol {
         return workerIsSleepy((long) STATE.getVolatile(this), workerIndex);
     }
 
+    /**
+     * S6 on leaving the idle state, retried until done (E4 in the registry's package-info): the caller runs a job next,
+     * and a sleepy id left behind for that job's length would keep every other idle worker from sleeping.
+     */
+    private void stopBeingSleepyOwed(int workerIndex) {
+        // E4: exhaustion is retried until done, after a pause made inside the try: a catch block makes no call
+        boolean retrying = false;
+        while (true) {
+            try {
+                if (retrying) {
+                    Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
+                }
+                stopBeingSleepy(workerIndex);
+                return;
+            } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
+                retrying = true;
+            }
+        }
+    }
+
     /** Gives up the sleepy role if we still hold it (S6). */
     private void stopBeingSleepy(int workerIndex) {
         long word = (long) STATE.getVolatile(this); // volatile: the CAS below needs the current word
@@ -294,6 +315,11 @@ public final class SleepyWorkerSleep implements SleepProtocol {
     /** Round roundsUntilAsleep: the sleepy worker falls asleep unless it was tickled or its latch was set. */
     private void sleep(IdleState idle, CoreLatch latch) {
         int me = idle.workerIndex();
+        // E3, as JOBS_EVENT_COUNTER does: a sleep that threw after announcing on this wait's latch (the JFR report,
+        // a stack overflow entering the lock) may have left it SLEEPY or SLEEPING, and every later getSleepy would then
+        // fail: the worker would never block again (at A1's floor, a loop without a single yield). A volatile read
+        // when there is nothing to repair.
+        latch.wakeUp();
         Object sleepEvent = events.sleepBegin(me); // JFR (null unless recording): before the sequence, by its rule
         // L1: announce on the latch first; a set() from now on either fails our latch CASes or sees SLEEPING and calls
         // notifyWorkerLatchIsSet, which tickles.

@@ -44,7 +44,7 @@
  *       echo on 16 connections): a worker whose IO comes back tens of microseconds after its last completion found it
  *       by blocking in its selector, not by spinning, so without the rule the limit sank to 0 and every batch cost a
  *       sleep and a wake-up (JOBS_EVENT_COUNTER spent 0.9-1.0 times a thread per connection's CPU per request; with it
- *       0.73). SLEEPY_WORKER and HINT_PIPE apply the same rule to their own fixed counts (properties {@code
+ *       0.74-0.84). SLEEPY_WORKER and HINT_PIPE apply the same rule to their own fixed counts (properties {@code
  *       spindle.sleepy.minRoundsUntilSleepy}, {@code spindle.hintPipe.minRoundsUntilSleepy}); SLEEPY_WORKER's rounds
  *       between getting sleepy and falling asleep scale with the limit, at least one (S3). Under sparse IO (one request
  *       every millisecond) their fixed 32 and 64 yields after each request's lone job had doubled their CPU per

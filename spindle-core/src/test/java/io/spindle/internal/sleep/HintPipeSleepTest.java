@@ -428,6 +428,26 @@ class HintPipeSleepTest {
     }
 
     @Test
+    void aLatchLeftSleepyByAFailedSleepIsRepairedAndTheWorkerSleepsAgain() throws Exception {
+        HintPipeSleep sleep = open(1);
+        WorkerLatch latch = latchFor(sleep, 0);
+        assertTrue(latch.getSleepy(), "as a sleep that threw after announcing leaves it (E3)");
+        Thread worker = new Thread(() -> {
+            IdleState idle = new IdleState(0, () -> false, HintPipeSleep.ROUNDS_UNTIL_SLEEPY);
+            sleep.startLooking(idle);
+            while (!latch.probe()) {
+                sleep.noWorkFound(idle, latch);
+            }
+            sleep.leaveIdle(idle, false);
+        });
+        worker.setDaemon(true);
+        worker.start();
+        awaitBlocked(sleep, 0, 1); // without the repair every getSleepy fails and the worker never blocks
+        latch.set();
+        worker.join();
+    }
+
+    @Test
     void spinningGrowsBackWhenALateSearchFindsWork() {
         HintPipeSleep sleep = open(1);
         IdleState idle = new IdleState(0, () -> false, HintPipeSleep.ROUNDS_UNTIL_SLEEPY);

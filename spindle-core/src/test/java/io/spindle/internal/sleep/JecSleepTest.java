@@ -3,6 +3,7 @@ package io.spindle.internal.sleep;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.spindle.internal.latch.CoreLatch;
 import io.spindle.internal.latch.LatchOwner;
@@ -164,6 +165,7 @@ class JecSleepTest {
 
     @Test
     void aShortSleepDoublesTheLimitAndALongOneHalvesIt() {
+        assumeTrue(IdleState.SHORT_SLEEP_NANOS > 0, "spindle.idle.shortSleepMicros=0 turns the rule off");
         IdleState idle = new IdleState(0, () -> false, 32);
         idle.adaptRoundsAfterSleep(0, 32, IdleState.SHORT_SLEEP_NANOS); // not shorter: long
         assertEquals(16, idle.roundsUntilSleepy);

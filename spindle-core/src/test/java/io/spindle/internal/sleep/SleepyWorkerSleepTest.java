@@ -125,6 +125,26 @@ class SleepyWorkerSleepTest {
     }
 
     @Test
+    void aLatchLeftSleepyByAFailedSleepIsRepairedAndTheWorkerSleepsAgain() throws Exception {
+        SleepyWorkerSleep sleep = new SleepyWorkerSleep(1);
+        WorkerLatch latch = latchFor(sleep, 0);
+        assertTrue(latch.getSleepy(), "as a sleep that threw after announcing leaves it (E3)");
+        Thread worker = new Thread(() -> {
+            IdleState idle = new IdleState(0, () -> false, SleepyWorkerSleep.ROUNDS_UNTIL_SLEEPY);
+            sleep.startLooking(idle);
+            while (!latch.probe()) {
+                sleep.noWorkFound(idle, latch);
+            }
+            sleep.leaveIdle(idle, false);
+        });
+        worker.setDaemon(true);
+        worker.start();
+        awaitSleeps(sleep, 1, 1); // without the repair every getSleepy fails and the worker never blocks
+        latch.set();
+        worker.join();
+    }
+
+    @Test
     void theRoundsWhileSleepyScaleWithTheLimitAndLeaveAtLeastOneSearch() {
         assertEquals(SleepyWorkerSleep.ROUNDS_UNTIL_ASLEEP,
                 SleepyWorkerSleep.roundsUntilAsleep(SleepyWorkerSleep.ROUNDS_UNTIL_SLEEPY), "the seed's count");
