@@ -282,7 +282,7 @@ public final class HintPipeSleep implements SleepProtocol {
         PipeSleeper state = workers[me];
         // E3, as JOBS_EVENT_COUNTER does: a sleep that threw after announcing on this wait's latch (setBlocked,
         // releaseWatch) may have left it SLEEPY or SLEEPING, and every later getSleepy would then fail: the worker
-        // would never block again (at A1's floor, a loop without a single yield). A volatile read when nothing needs it.
+        // would never block again (at A1's floor, a loop without a single yield). A volatile read when all is well.
         latch.wakeUp();
         Object sleepEvent = events.sleepBegin(me); // JFR (null unless recording), before H5's sequence
         long sleepsBefore = state.counts.sleeps(); // the blocking loop counts a sleep exactly when it parks or selects

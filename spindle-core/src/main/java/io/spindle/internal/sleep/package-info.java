@@ -217,10 +217,10 @@
  *       first and the worker's later searches see what the tickler did before tickling. This is the seed's scenario 1
  *       (tickle-then-get-sleepy) and 2 (get-sleepy-then-get-tickled).</dd>
  *   <dt>S3 - a sleepy worker searches at least once more before it falls asleep.</dt>
- *   <dd>{@code roundsUntilAsleep(limit) > limit} for every limit A1 can set. Work posted before the get-sleepy CAS with a tickle that saw
- *       no sleepy worker is found by that search (S2); work posted after it clears the sleepy id (S1). Injections and
- *       broadcasts are published by volatile CASes, so the argument is exact and no final check of the injector is
- *       needed; internal pushes are release stores (see "Internal pushes").</dd>
+ *   <dd>{@code roundsUntilAsleep(limit) > limit} for every limit A1 can set. Work posted before the get-sleepy CAS
+ *       with a tickle that saw no sleepy worker is found by that search (S2); work posted after it clears the sleepy id
+ *       (S1). Injections and broadcasts are published by volatile CASes, so the argument is exact and no final check of
+ *       the injector is needed; internal pushes are release stores (see "Internal pushes").</dd>
  *   <dt>S4 - falling asleep holds the lock from the CAS until the wait; sleepers wait for a generation change.</dt>
  *   <dd>The seed's scenario 3 (fall-asleep-then-get-tickled): a tickle that sees the asleep bit takes the lock to
  *       signal, which it gets only once the sleeper waits. The tickle moves a generation counter under the lock, and a
