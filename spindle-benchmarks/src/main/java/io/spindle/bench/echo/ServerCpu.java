@@ -7,6 +7,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The server's CPU time in the IO workloads, where the client runs in the same JVM on one thread: the CPU time of
@@ -23,12 +28,17 @@ import java.nio.file.Path;
  * process. The JDK's process CPU time ({@code OperatingSystemMXBean.getProcessCpuTime}) has only the kernel tick's
  * 10 ms resolution on Linux, too coarse for a sparse run of a few ms of server CPU. Elsewhere (no /proc) the sum of
  * the JVM's own threads through {@link ThreadMXBean}, which leaves out the GC and JIT threads. A thread that ends
- * during the window takes its time with it; the servers' threads live for the whole window.
+ * (JDK 25 retires idle JIT compiler threads; a pool may shrink) keeps counting with the time of its last reading, so
+ * the sum never goes back (it did: an idle window of -1.6 ms on JDK 25); what it spent after that reading is lost.
  */
 public final class ServerCpu {
     private static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
     private static final Path TASKS = Path.of("/proc/self/task");
     private static final boolean PROC = Files.isDirectory(TASKS);
+    /** Each live thread's last reading, by tid (procNanos only, under the class's lock). */
+    private static final Map<String, Long> LAST_READ = new HashMap<>();
+    /** The last readings of the threads that ended since (procNanos only, under the class's lock). */
+    private static long endedNanos;
 
     static {
         if (!MX.isThreadCpuTimeSupported()) {
@@ -45,22 +55,37 @@ public final class ServerCpu {
         return process - MX.getCurrentThreadCpuTime();
     }
 
-    private static long procNanos() {
+    private static synchronized long procNanos() {
         long sum = 0;
+        Set<String> live = new HashSet<>();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
             for (Path task : tasks) {
+                String tid = task.getFileName().toString();
                 try {
                     String line = Files.readString(task.resolve("schedstat"), StandardCharsets.US_ASCII);
                     int space = line.indexOf(' ');
-                    sum += Long.parseLong(space < 0 ? line.trim() : line.substring(0, space));
+                    long nanos = Long.parseLong(space < 0 ? line.trim() : line.substring(0, space));
+                    Long before = LAST_READ.put(tid, nanos);
+                    if (before != null && before > nanos) {
+                        endedNanos += before; // the tid was reused: the thread that had it ended
+                    }
+                    sum += nanos;
+                    live.add(tid);
                 } catch (IOException | NumberFormatException e) {
-                    // the thread ended between the listing and the read
+                    // the thread ended between the listing and the read: counted below at its last reading
                 }
             }
         } catch (IOException e) {
             return jvmThreadsNanos();
         }
-        return sum;
+        for (Iterator<Map.Entry<String, Long>> it = LAST_READ.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, Long> read = it.next();
+            if (!live.contains(read.getKey())) {
+                endedNanos += read.getValue();
+                it.remove();
+            }
+        }
+        return sum + endedNanos;
     }
 
     private static long jvmThreadsNanos() {
