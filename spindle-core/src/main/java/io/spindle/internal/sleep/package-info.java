@@ -210,7 +210,11 @@
  *   <dt>S1 - while a worker is sleepy, only a tickle changes the word.</dt>
  *   <dd>Only the sleepy worker writes its id (getting sleepy) or sets the asleep bit (falling asleep, which removes
  *       its id in the same CAS), and no other worker can get sleepy meanwhile. A tickle's swap removes the id for good.
- *       So the sleepy worker's fall-asleep CAS succeeds exactly when no tickle came since it got sleepy.</dd>
+ *       So the sleepy worker's fall-asleep CAS succeeds exactly when no tickle came since it got sleepy. One exception,
+ *       only after a failure: a tickle whose signal threw ORs the asleep bit back in (its rollback), and that word may
+ *       by then name a new sleepy worker. That worker's fall-asleep CAS then fails as if it had been tickled (it starts
+ *       over: a spurious round, never a lost one), {@code getSleepy} takes back an id that is still its own, and
+ *       {@code stopBeingSleepy} retries its CAS past the added bit.</dd>
  *   <dt>S2 - every access to the word is sequentially consistent.</dt>
  *   <dd>The tickle's load in particular must not be a mere acquire: it and the get-sleepy / fall-asleep CASes form
  *       one total order, so either the tickle sees the sleepy id or asleep bit (and clears it), or the tickle comes
