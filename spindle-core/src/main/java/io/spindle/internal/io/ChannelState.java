@@ -138,9 +138,12 @@ final class ChannelState {
                     key.interestOps(registeredInterest);
                 }
             } catch (ClosedChannelException | CancelledKeyException e) {
-                failAllLocked(AsynchronousCloseExceptions::closed, finished); // closed directly meanwhile
-            } catch (RuntimeException e) { // IllegalBlockingModeException after a switch to blocking, and the like
-                failAllLocked(() -> e, finished);
+                failAllLocked(AsynchronousCloseExceptions::closed, null, finished); // closed directly meanwhile
+            } catch (Throwable failure) {
+                // IllegalBlockingModeException after a switch to blocking, and the like; an Error too (IO3): the
+                // caller took this request off its home's queue, so an Error thrown on would lose it for good, and
+                // the operations waiting for the registration would stay PENDING with nothing to wake them
+                failAllLocked(null, failure, finished);
             }
         }
     }
@@ -187,7 +190,15 @@ final class ChannelState {
         }
     }
 
-    /** One attempt; a failure finishes the operation exceptionally. Under the monitor. */
+    /**
+     * One attempt; a failure finishes the operation exceptionally. Under the monitor.
+     *
+     * <p>Anything the attempt throws goes into the operation's future (SPEC §6), Errors included (IO3): an
+     * OutOfMemoryError for the JDK's temporary direct buffer, a StackOverflowError at the call. Left to propagate, an
+     * Error left the operation PENDING in its slot with its counts: a future nobody held (at the call) or that never
+     * completed (on readiness, where the Error came back on every round), and every later operation of its kind on the
+     * channel refused as pending. Finishing it here allocates nothing.
+     */
     private boolean step(IoOp<?> op) {
         try {
             if (op.attempt()) {
@@ -195,8 +206,8 @@ final class ChannelState {
                 return true;
             }
             return false;
-        } catch (IOException | RuntimeException e) { // the channel's own failure goes into the future (SPEC §6)
-            op.finishExceptionally(e);
+        } catch (Throwable failure) {
+            op.finishExceptionally(failure);
             return true;
         }
     }
@@ -251,19 +262,23 @@ final class ChannelState {
     // --- cancel, close, shutdown ------------------------------------------------------------------------------------
 
     /**
-     * cancel(): a PENDING operation leaves its slot and gives its count back; a finished one's job runs as queued
-     * (its future, already cancelled, ignores the result) and gives the count back there (IO3, IO6).
+     * An outside completion (cancel, complete, completeExceptionally, obtrude*: IO11): a PENDING operation leaves its
+     * slot and gives its count back; a finished one stays finished, and its job completes the future as queued.
+     *
+     * @return false if {@code op} already finished (its outcome goes to the future), true if it is withdrawn (now or
+     *         by an earlier outside completion)
      */
-    void withdraw(IoOp<?> op) {
+    boolean withdraw(IoOp<?> op) {
         synchronized (this) {
             if (op.phase != IoOp.PENDING) {
-                return;
+                return op.phase == IoOp.WITHDRAWN;
             }
             op.phase = IoOp.WITHDRAWN;
             clear(op);
         }
         io.operationEnded();
         home.wakeIfLastOperationLeftElsewhere(); // IO4: a cancel leaves the home's key registered; outside the monitor
+        return true;
     }
 
     /**
@@ -272,26 +287,32 @@ final class ChannelState {
      */
     void detachAndFail(Supplier<? extends Throwable> cause, List<IoOp<?>> finished) {
         synchronized (this) {
+            // IO3: fail first, detach after. An Error part of the way leaves a state that still serves its channel and
+            // whose remaining operations the next close, sweep or shutdown fails; detached first, they were stranded.
+            failAllLocked(cause, null, finished);
             detached = true;
-            failAllLocked(cause, finished);
             if (key != null) {
                 key.cancel();
             }
         }
     }
 
-    private void failAllLocked(Supplier<? extends Throwable> cause, List<IoOp<?>> finished) {
-        failLocked(read, cause, finished);
-        failLocked(write, cause, finished);
-        failLocked(acceptOrConnect, cause, finished);
+    /**
+     * Every pending operation fails: each with a fresh failure from {@code cause}, or all with {@code fixed} when it is
+     * not null (applyInterest's own failure: no allocation but the list's).
+     */
+    private void failAllLocked(Supplier<? extends Throwable> cause, Throwable fixed, List<IoOp<?>> finished) {
+        failLocked(read, cause, fixed, finished);
+        failLocked(write, cause, fixed, finished);
+        failLocked(acceptOrConnect, cause, fixed, finished);
         for (int i = readies.size() - 1; i >= 0; i--) {
-            failLocked(readies.get(i), cause, finished);
+            failLocked(readies.get(i), cause, fixed, finished);
         }
     }
 
-    private void failLocked(IoOp<?> op, Supplier<? extends Throwable> cause, List<IoOp<?>> finished) {
+    private void failLocked(IoOp<?> op, Supplier<? extends Throwable> cause, Throwable fixed, List<IoOp<?>> finished) {
         if (op != null && op.phase == IoOp.PENDING) {
-            op.finishExceptionally(cause.get());
+            op.finishExceptionally(fixed != null ? fixed : cause.get());
             clear(op);
             finished.add(op);
         }

@@ -5,6 +5,7 @@ import io.spindle.internal.job.InjectedJob;
 
 import java.io.IOException;
 import java.nio.channels.SelectionKey;
+import java.util.Objects;
 import java.util.concurrent.Executor;
 
 /**
@@ -20,7 +21,10 @@ abstract class IoOp<T> extends InjectedJob {
     static final int PENDING = 0;
     /** {@link #phase}: finished; the job completes the future and gives the count back when it runs. */
     static final int FINISHED = 1;
-    /** {@link #phase}: withdrawn by cancel(); the count was given back by the canceller, no job runs. */
+    /**
+     * {@link #phase}: withdrawn by a completion from outside (cancel, orTimeout, ...: IO11); the count was given back
+     * by that caller, no job runs.
+     */
     static final int WITHDRAWN = 2;
 
     /** The channel's state; null only for an operation finished at the call without one (an empty read). */
@@ -60,17 +64,28 @@ abstract class IoOp<T> extends InjectedJob {
     @Override
     public final void execute() {
         try {
-            if (failure != null) {
-                future.completeExceptionally(failure);
-            } else {
-                future.complete(result);
+            boolean delivered = failure != null ? future.failFromOperation(failure)
+                    : future.completeFromOperation(result);
+            if (!delivered && failure == null) {
+                discard(result); // forced by obtrude*, or completeAsync: nobody will see the result
             }
         } finally {
             io.operationEnded();
         }
     }
 
-    /** The caller's future: {@code cancel} withdraws the operation (SPEC §6). */
+    /**
+     * A result that no future delivered (its future was completed by a way IO11 cannot refuse): the kinds whose result
+     * holds a resource release it here.
+     */
+    void discard(T undelivered) {
+    }
+
+    /**
+     * The caller's future. A completion from outside the operation ({@code cancel}, {@code complete},
+     * {@code completeExceptionally}, and so {@code orTimeout} and {@code completeOnTimeout}) first withdraws the
+     * operation, and does nothing if it already finished (IO11).
+     */
     static final class Future<T> extends PoolCompletableFuture<T> {
         private final IoOp<T> op;
 
@@ -81,11 +96,49 @@ abstract class IoOp<T> extends InjectedJob {
 
         @Override
         public boolean cancel(boolean mayInterruptIfRunning) {
-            boolean cancelled = super.cancel(mayInterruptIfRunning);
-            if (cancelled && op != null && op.channel != null) {
-                op.channel.withdraw(op); // IO3: only a PENDING operation is withdrawn; a finished one's job still runs
-            }
-            return cancelled;
+            return withdrawn() && super.cancel(mayInterruptIfRunning);
+        }
+
+        @Override
+        public boolean complete(T value) {
+            return withdrawn() && super.complete(value);
+        }
+
+        @Override
+        public boolean completeExceptionally(Throwable failure) {
+            Objects.requireNonNull(failure, "failure"); // before the withdrawal: a call that throws changes nothing
+            return withdrawn() && super.completeExceptionally(failure);
+        }
+
+        @Override
+        public void obtrudeValue(T value) {
+            withdrawn(); // IO11: obtrude always completes; an operation that finished first loses its result (discard)
+            super.obtrudeValue(value);
+        }
+
+        @Override
+        public void obtrudeException(Throwable failure) {
+            Objects.requireNonNull(failure, "failure");
+            withdrawn();
+            super.obtrudeException(failure);
+        }
+
+        /** The operation's own completion (its job, IO1): nothing to withdraw. */
+        boolean completeFromOperation(T value) {
+            return super.complete(value);
+        }
+
+        boolean failFromOperation(Throwable failure) {
+            return super.completeExceptionally(failure);
+        }
+
+        /**
+         * IO11: whether an outside completion may go ahead. It may unless the operation already finished (a read
+         * that took bytes, an accept that took a connection): then its job completes this future with that outcome
+         * shortly, and the outside completion is refused, so that nothing the channel gave is lost.
+         */
+        private boolean withdrawn() {
+            return op == null || op.channel == null || op.channel.withdraw(op);
         }
     }
 

@@ -91,12 +91,33 @@ final class IoOps {
             }
             try {
                 accepted.configureBlocking(false);
-            } catch (IOException | RuntimeException e) {
-                accepted.close(); // never leak a connection the caller will not see
-                throw e;
+            } catch (Throwable failure) {
+                closeQuietly(accepted, failure); // never leak a connection the caller will not see
+                throw failure;
             }
             result = accepted;
             return true;
+        }
+
+        /** IO11: an accepted connection whose future was completed another way is closed, never leaked. */
+        @Override
+        void discard(SocketChannel undelivered) {
+            try {
+                undelivered.close();
+            } catch (IOException | RuntimeException ignored) {
+                // nobody holds it: a failure to close has nobody to go to either
+            }
+        }
+
+        /** Closes a connection the caller will not see; a failure to close goes with the failure that caused it. */
+        private static void closeQuietly(SocketChannel accepted, Throwable cause) {
+            try {
+                accepted.close();
+            } catch (Throwable closing) {
+                if (closing != cause) {
+                    cause.addSuppressed(closing);
+                }
+            }
         }
     }
 

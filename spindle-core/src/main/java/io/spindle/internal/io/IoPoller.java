@@ -228,11 +228,14 @@ public final class IoPoller implements Blocker {
         if (s == null) {
             return;
         }
+        // allocated before the lock: nothing that can throw (a closer at the edge of its stack) may come between the
+        // lock and the try whose finally unlocks, or the lock stays held by a thread that went on, and the owner's
+        // next select waits for it for ever
+        List<IoOp<?>> finished = new ArrayList<>();
         if (!pollLock.tryLock()) {
             s.wakeup(); // the select in progress deregisters on its way out; a sticky wakeup if it has just ended
             return;
         }
-        List<IoOp<?>> finished = new ArrayList<>();
         try {
             s.selectNow(key -> handleReadyKey(key, finished));
             countPoll();
@@ -407,10 +410,10 @@ public final class IoPoller implements Blocker {
         if (selector == null && interestRequests.isEmpty()) {
             return;
         }
+        List<IoOp<?>> finished = new ArrayList<>(); // before the lock, as in flushAfterCancel
         if (!pollLock.tryLock()) {
             return;
         }
-        List<IoOp<?>> finished = new ArrayList<>();
         try {
             Selector sel = ownSelector();
             applyInterestRequests(sel, finished);

@@ -128,13 +128,17 @@ public final class PoolIoImpl implements PoolIO {
     @Override
     public void close(SelectableChannel channel) throws IOException {
         Objects.requireNonNull(channel, "channel");
-        ChannelState s = channels.remove(channel);
         List<IoOp<?>> finished = new ArrayList<>();
-        if (s != null) {
-            s.detachAndFail(AsynchronousCloseExceptions::closed, finished); // IO8: at once
-        }
         WorkerThread caller = WorkerThread.currentOf(registry);
+        ChannelState s = channels.get(channel);
         try {
+            if (s != null) {
+                // IO8: at once. IO3: failed while still in the table, and removed only after: an Error part of the way
+                // (no memory for an exception, a stack overflow) leaves what it did not fail to the next close or to
+                // shutdown's sweep, which walk the table, where removing first left those operations to nobody
+                s.detachAndFail(AsynchronousCloseExceptions::closed, finished);
+                channels.remove(channel, s);
+            }
             channel.close();
         } finally {
             queueFinished(finished, caller);
@@ -224,8 +228,10 @@ public final class PoolIoImpl implements PoolIO {
         boolean connected;
         try {
             connected = channel.connect(remote);
-        } catch (IOException e) {
-            return op.channel.finishNow(op, e); // the channel's failure goes into the future (SPEC §6)
+        } catch (IOException | Error e) {
+            // the channel's failure goes into the future (SPEC §6); so does an Error (IO3), which must not leave the
+            // operation PENDING behind a call that threw: every later connect would be refused as pending
+            return op.channel.finishNow(op, e);
         } catch (RuntimeException e) {
             op.channel.withdraw(op); // the call's own error (AlreadyConnectedException, ...): thrown to the caller
             throw e;
@@ -259,16 +265,22 @@ public final class PoolIoImpl implements PoolIO {
             }
             List<IoOp<?>> finished = new ArrayList<>();
             WorkerThread caller = WorkerThread.currentOf(registry);
-            for (ChannelState s : channels.values()) {
-                if (s.isClosedDirectly() && channels.remove(s.channel, s)) {
-                    s.detachAndFail(AsynchronousCloseExceptions::closed, finished);
-                    // IO8: the key is cancelled, but the descriptor stays open until the home's selector deregisters
-                    // it, and a home that selects does so without a timeout: make it deregister now, as close does
-                    s.home.flushAfterCancel(caller);
+            try {
+                for (ChannelState s : channels.values()) {
+                    if (s.isClosedDirectly()) {
+                        s.detachAndFail(AsynchronousCloseExceptions::closed, finished); // IO3: fail, then remove
+                        if (channels.remove(s.channel, s)) {
+                            // IO8: the key is cancelled, but the descriptor stays open until the home's selector
+                            // deregisters it, and a home that selects does so without a timeout: make it deregister
+                            // now, as close does
+                            s.home.flushAfterCancel(caller);
+                        }
+                    }
                 }
+                tableSizeAfterLastLook = channels.size();
+            } finally {
+                queueFinished(finished, caller); // IO3: what failed before a throw is queued all the same
             }
-            tableSizeAfterLastLook = channels.size();
-            queueFinished(finished, caller);
         }
     }
 
@@ -377,8 +389,9 @@ public final class PoolIoImpl implements PoolIO {
     /** IO8: fails the pending operations of channels homed at {@code poller} that were closed directly. */
     void sweepClosed(IoPoller poller, List<IoOp<?>> finished) {
         for (ChannelState s : channels.values()) {
-            if (s.home == poller && s.isClosedDirectly() && channels.remove(s.channel, s)) {
-                s.detachAndFail(AsynchronousCloseExceptions::closed, finished);
+            if (s.home == poller && s.isClosedDirectly()) {
+                s.detachAndFail(AsynchronousCloseExceptions::closed, finished); // IO3: fail, then remove
+                channels.remove(s.channel, s);
             }
         }
     }
@@ -390,20 +403,26 @@ public final class PoolIoImpl implements PoolIO {
     public void shutdown() {
         shutdown = true; // volatile: IO9's Dekker with start()
         List<IoOp<?>> finished = new ArrayList<>();
-        for (ChannelState s : channels.values()) {
-            if (channels.remove(s.channel, s)) {
-                s.detachAndFail(AsynchronousCloseExceptions::shutdown, finished);
+        try {
+            for (ChannelState s : channels.values()) {
+                s.detachAndFail(AsynchronousCloseExceptions::shutdown, finished); // IO3: fail, then remove
+                channels.remove(s.channel, s);
             }
+        } finally {
+            queueFinished(finished, null); // IO3: what failed before a throw is queued all the same
         }
-        queueFinished(finished, null);
     }
 
     private void failOnShutdown(SelectableChannel channel) {
-        ChannelState s = channels.remove(channel);
+        ChannelState s = channels.get(channel);
         if (s != null) {
             List<IoOp<?>> finished = new ArrayList<>();
-            s.detachAndFail(AsynchronousCloseExceptions::shutdown, finished);
-            queueFinished(finished, null);
+            try {
+                s.detachAndFail(AsynchronousCloseExceptions::shutdown, finished); // IO3: fail, then remove
+                channels.remove(channel, s);
+            } finally {
+                queueFinished(finished, null);
+            }
         }
     }
 

@@ -11,7 +11,7 @@
  * operations: a non-blocking step each, and, once finished, a job that completes the caller's future.
  * {@code IoWatchdog} polls for busy owners.
  *
- * <h2>Invariants (cited in the code as IO1..IO10)</h2>
+ * <h2>Invariants (cited in the code as IO1..IO11)</h2>
  * <dl>
  *   <dt>IO1 Futures complete on a worker.</dt>
  *   <dd>A finished operation is a job: the worker that finished it pushes it onto its own deque (where others can steal
@@ -114,11 +114,27 @@
  *       lock) before it takes its position; the io-starvation benchmark hung on this ({@code IoPollerLostPermitTest}).
  *       A selecting worker's {@code wakeup()} is a few frames deeper than the counters' step, so at the very edge of a
  *       waker's stack its retry could go on for as long as the waker stays at that depth.</dd>
+ *   <dt>IO11 What the channel gave is delivered: an outside completion never takes an operation's outcome.</dt>
+ *   <dd>{@code cancel}, {@code complete} and {@code completeExceptionally} on an operation's future (and so
+ *       {@code orTimeout} and {@code completeOnTimeout}, which call them) first withdraw the operation (IO3). If it
+ *       already finished (a read that took bytes, an accept that took a connection, a write that went out), the
+ *       call does nothing and returns false: the operation's job completes the future with what happened, a moment
+ *       later. Before, such a cancel returned true and the bytes or the connection were lost (an outside conformance
+ *       test found it, racing cancel against readiness), and a timed-out read stayed pending and took the next
+ *       bytes. Anything the operation throws finishes it too, an Error included: one that escaped left the operation
+ *       PENDING behind a call that threw, or behind a poll that threw it again on every round. Only the ways this
+ *       cannot intercept ({@code obtrude*}, which withdraws but always completes, and {@code completeAsync}) can
+ *       still leave a result undelivered: an accepted connection is then closed, never leaked.</dd>
  * </dl>
  *
  * <h2>What it does not do</h2>
- * No timeouts on operations (use {@code CompletableFuture.orTimeout}, whose expiry cancels, IO3); no file IO (file
+ * No timeouts on operations (use {@code CompletableFuture.orTimeout}, whose expiry withdraws, IO11); no file IO (file
  * channels are not selectable); no io_uring (SPEC §6 leaves it to an optional module, if measurements justify it).
- * A channel stays homed at its first worker: a busy home is covered by IO7, not by moving the channel.
+ * A channel stays homed at its first worker: a busy home is covered by IO7, not by moving the channel. At the very edge
+ * of a thread's stack, the JDK's {@code ReentrantLock.unlock} of a home's poll lock can itself overflow (a close, or a
+ * cancel, that flushes the home's selector); the lock then stays held by a thread that went on, and the home's owner
+ * waits for it for ever. Nothing is allocated or called between taking that lock and the {@code try} that releases
+ * it, but the release's own frames are the JDK's ({@code PoolIoErrorSafetyTest} sees it in about one run in five of
+ * a close at every depth; the operations themselves all complete).
  */
 package io.spindle.internal.io;
