@@ -12,11 +12,11 @@ package io.spindle;
  * @param queued       jobs waiting in this worker's deque, broadcast queue and promotion slots right now (a racy
  *                     snapshot)
  * @param promotions   join halves this worker's lazy joins made stealable at a heartbeat (SPEC §7); 0 with eager joins
- * @param ioPolls      polls of this worker's IO selector (SPEC §6): blocking ones while it slept, non-blocking ones while
- *                     it was busy, and the IO watchdog's for it; 0 for a worker that never held IO
+ * @param ioPolls      polls of this worker's IO selector (SPEC §6): blocking ones while it slept, non-blocking ones
+ *                     while it was busy, and the IO watchdog's for it; 0 for a worker that never held IO
  * @param ioReadyEvents ready channels those polls reported
  * @param ioWakeups    sleeps of this worker that its own IO ended, with no other thread waking it (not counted in
- *                     {@code wakeups})
+ *                     {@code wakeups}: when IO and a waker race, the sleep counts once, as one or the other)
  */
 public record WorkerStats(int index, long jobsExecuted, long steals, long sleeps, long wakeups, long queued,
                           long promotions, long ioPolls, long ioReadyEvents, long ioWakeups) {

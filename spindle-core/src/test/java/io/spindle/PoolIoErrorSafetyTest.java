@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -190,7 +191,13 @@ class PoolIoErrorSafetyTest {
         private static void atTheCall(ThreadPool p) throws Exception {
             Pipe pipe = openPipe();
             pipe.sink().write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5}));
-            System.out.println("AT-CALL " + outcome(p.io().read(pipe.source(), ByteBuffer.allocate(8 << 20))));
+            String atTheCall = outcome(p.io().read(pipe.source(), ByteBuffer.allocate(8 << 20)));
+            System.out.println("AT-CALL " + atTheCall);
+            if (!atTheCall.startsWith("failed")) {
+                System.out.println("RESULT oom=none"); // this JDK reads into a heap buffer without a direct one
+                System.exit(0);
+            }
+            pipe.sink().write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5})); // the failed read took nothing, or less
             System.out.println("AT-CALL-NEXT " + outcome(p.io().read(pipe.source(), ByteBuffer.allocate(16))));
         }
 
@@ -235,9 +242,12 @@ class PoolIoErrorSafetyTest {
         ChildJvm.Result r = ChildJvm.run(ChildJvm.java("-XX:MaxDirectMemorySize=1m", "-cp",
                 System.getProperty("java.class.path"), DirectMemoryChild.class.getName()), 120);
         Map<String, String> result = r.resultLine();
+        // JDK 17 reads into a heap buffer through a temporary direct one, which the limit makes fail; later JDKs
+        // (25 here) need none, and this test has no Error to inject there (the faulty channel's tests do)
+        Assumptions.assumeFalse("none".equals(result.get("oom")), "no OutOfMemoryError on this JDK's read path");
         String out = r.output();
         assertTrue(out.contains("AT-CALL failed OutOfMemoryError"), r::report);
-        assertTrue(out.contains("AT-CALL-NEXT value 5"), r::report);
+        assertTrue(out.contains("AT-CALL-NEXT value"), r::report);
         assertTrue(out.contains("PRIME value 1"), r::report);
         assertTrue(out.contains("ON-READINESS failed OutOfMemoryError"), r::report);
         assertTrue(out.contains("OTHER value 2"), r::report);

@@ -95,7 +95,7 @@ public final class IoPoller implements Blocker {
     private long nextSweepNanos; // poll-lock holder: when the next look for channels closed directly is due (IO8)
     private long polls;        // lock holder writes (opaque), statistics read
     private long readyEvents;  // likewise
-    private long ioWakeups;    // owner writes (opaque): sleeps its own IO ended
+    private long ioWakeups;    // owner writes (opaque): sleeps its own events ended, no waker (ownEventsEndedSleep)
 
     /** The worker this poller belongs to, bound as it is built: requestInterest compares the caller with it. */
     public void bindOwner(Thread worker) {
@@ -309,9 +309,12 @@ public final class IoPoller implements Blocker {
         } finally {
             pollLock.unlock();
         }
-        if (!readyKeys.isEmpty()) {
-            IO_WAKEUPS.setOpaque(this, ioWakeups + 1); // opaque: owner-only counter, statistics read it
-        }
+    }
+
+    /** Statistics: the owner's protocol ended a sleep for its own events, with no waker (counted once: IO10). */
+    @Override
+    public void ownEventsEndedSleep() {
+        IO_WAKEUPS.setOpaque(this, ioWakeups + 1); // opaque: owner-only counter, statistics read it
     }
 
     // --- the owner's side: handling what is ready -------------------------------------------------------------------

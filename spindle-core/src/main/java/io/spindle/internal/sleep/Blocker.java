@@ -30,6 +30,14 @@ public interface Blocker {
     }
 
     /**
+     * Owner only: its sleep protocol ended this sleep for the owner's own events ({@link #ownEventsReady()}), with no
+     * waker. Counted here, where the protocol decides, not where the wait returned: a wait that returned on IO may
+     * still end as a waker's wake-up (the three-way race), and a sleep is counted once, as one or the other.
+     */
+    default void ownEventsEndedSleep() {
+    }
+
+    /**
      * Owner only, HINT_PIPE (H9): from now on ({@code on}) the owner's {@link #block()} also returns when
      * {@code source} is readable, or no longer ({@code !on}). Only blockers that wait in a selector support it; the
      * protocol gives every worker such a blocker before it calls this.

@@ -370,6 +370,11 @@ public final class HintPipeSleep implements SleepProtocol {
                     blockers[me].block();
                     if (blockers[me].ownEventsReady()) {
                         ownEvents = true; // H9: we leave with no hint: sleep() retracts or keeps our count (H2)
+                        try {
+                            blockers[me].ownEventsEndedSleep(); // statistics: not counted as a wake-up below
+                        } catch (VirtualMachineError statisticsOnly) {
+                            // a count skipped: the outcome stands
+                        }
                         return OWN_EVENTS_CODE;
                     }
                 } else if (watching) {

@@ -299,6 +299,11 @@ public final class SleepyWorkerSleep implements SleepProtocol {
                     lock.lock();
                 }
                 if (generation == ourGeneration && blocker.ownEventsReady()) {
+                    try {
+                        blocker.ownEventsEndedSleep(); // statistics: this sleep is no tickle's wake-up
+                    } catch (VirtualMachineError statisticsOnly) {
+                        // a count skipped: the outcome stands
+                    }
                     return false;
                 }
             }
@@ -341,23 +346,24 @@ public final class SleepyWorkerSleep implements SleepProtocol {
                 }
                 long word = (long) STATE.getVolatile(this); // volatile: we CAS from exactly this value below
                 if (!workerIsSleepy(word, me)) {
-                    // Scenario 2 (get-sleepy-then-get-tickled): a tickle after we got sleepy cleared our id; it may have
-                    // posted work our searches missed, so we do not sleep.
+                    // Scenario 2 (get-sleepy-then-get-tickled): a tickle after we got sleepy cleared our id; it may
+                    // have posted work our searches missed, so we do not sleep.
                     latch.wakeUp();
                     idle.wakeFully();
                     return;
                 }
                 int ourGeneration = generation;
-                // Scenario 3 (fall-asleep-then-get-tickled), S4: the CAS removes us as the sleepy one and sets the sleeping
-                // bit in one step, and it succeeds only if no tickle came since we got sleepy (S1: only a tickle changes
-                // the word while we are sleepy). It is sequentially consistent (S2): a later tickle's load sees the bit and
-                // takes the lock to signal, which it can only get once tickled.await below has released it.
+                // Scenario 3 (fall-asleep-then-get-tickled), S4: the CAS removes us as the sleepy one and sets the
+                // sleeping bit in one step, and it succeeds only if no tickle came since we got sleepy (S1: only a
+                // tickle changes the word while we are sleepy). It is sequentially consistent (S2): a later tickle's
+                // load sees the bit and takes the lock to signal, which it can only get once tickled.await below has
+                // released it.
                 if (STATE.compareAndSet(this, word, SLEEPING)) {
                     count.countSleep();
                     long sleepStart = System.nanoTime(); // A1: how long the sleep lasted decides the next limit
-                    // S4: wait until a tickle moves the generation. A spurious return re-waits; an interrupt does not end
-                    // the wait (awaitUninterruptibly keeps the interrupt status for the caller). A tickle that cleared the
-                    // bit between our CAS and now cannot have signalled yet: it needs the lock we hold.
+                    // S4: wait until a tickle moves the generation. A spurious return re-waits; an interrupt does not
+                    // end the wait (awaitUninterruptibly keeps the interrupt status for the caller). A tickle that
+                    // cleared the bit between our CAS and now cannot have signalled yet: it needs the lock we hold.
                     if (blockers == null) {
                         do {
                             tickled.awaitUninterruptibly();

@@ -184,6 +184,11 @@ final class WorkerSleepState {
                         // waker that claims first (WAKING) took the count, and we wait for its AWAKE like any wake.
                         if (s == BLOCKED && STATE.compareAndSet(this, BLOCKED, AWAKE)) { // volatile CAS (J6, J7)
                             ownsCount = true; // no call since the CAS
+                            try {
+                                blocker.ownEventsEndedSleep(); // statistics: this sleep is no waker's wake-up
+                            } catch (VirtualMachineError statisticsOnly) {
+                                // a count skipped (E4 applies to the protocol, not to statistics): the outcome stands
+                            }
                             return OWN_EVENTS;
                         }
                         if (s == WAKING) {
