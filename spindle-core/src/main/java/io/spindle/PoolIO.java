@@ -35,10 +35,11 @@ import java.util.concurrent.CompletableFuture;
  * when the channel is closed directly (a direct {@code close()} does not wake a selector: the pool's IO watchdog looks
  * for such channels this often while operations are pending, and wakes the worker that holds them; with the watchdog
  * off, that worker looks itself when it is idle, and a direct close while it runs one long job is noticed after that
- * job). {@code future.cancel(...)} withdraws the operation, and so do {@code complete}, {@code completeExceptionally}
- * and the timeouts that call them ({@code orTimeout}, {@code completeOnTimeout}); if the operation already finished
- * (bytes read or written, a connection accepted), they do nothing and return false, and the future completes with
- * that outcome a moment later: nothing the channel gave is lost.
+ * job). {@code future.cancel(...)} withdraws the operation, and so do {@code complete}, {@code completeExceptionally},
+ * {@code completeAsync} and the timeouts that call them ({@code orTimeout}, {@code completeOnTimeout}); if the
+ * operation already finished (bytes read or written, a connection accepted), they complete the future with that
+ * outcome instead, on the calling thread, and return false: the future is done either way, and nothing the channel
+ * gave is lost.
  *
  * <p><b>Shutdown.</b> {@code shutdown()} completes every pending operation exceptionally with {@link
  * java.nio.channels.ShutdownChannelGroupException} and deregisters its channel (the channel stays open: it belongs to

@@ -59,24 +59,43 @@ class PoolIoOutsideCompletionTest {
 
     @ParameterizedTest
     @MethodSource("io.spindle.IoFixtures#oneWorkerConfigs")
-    void outsideCompletionsOfAReadThatTookItsBytesAreRefusedAndTheBytesAreDelivered(TestPools.Config config)
+    void aCancelOfAReadThatTookItsBytesIsRefusedAndDeliversTheBytesAtOnce(TestPools.Config config)
             throws Exception {
         try (IoFixtures.IoPool p = new IoFixtures.IoPool(config)) {
             Pipe pipe = p.pipe();
             byte[] sent = IoFixtures.pattern(3, 11);
             pipe.sink().write(ByteBuffer.wrap(sent));
             ByteBuffer dst = ByteBuffer.allocate(16);
-            CompletableFuture<Integer> read;
             try (HeldWorker held = new HeldWorker(p)) {
-                read = p.io.read(pipe.source(), dst); // off the pool, bytes there: finishes at the call, job queued
+                // off the pool, bytes there: finishes at the call, its job queued behind the held worker
+                CompletableFuture<Integer> read = p.io.read(pipe.source(), dst);
                 assertFalse(read.isDone(), "the premise: the read's job waits behind the held worker");
                 assertFalse(read.cancel(true), "cancel of a read that took its bytes must be refused");
-                assertFalse(read.completeExceptionally(new TimeoutException()), "so must a timeout's completion");
-                assertFalse(read.complete(-7), "and any other outside completion");
+                assertTrue(read.isDone(), "Future.cancel: done once cancel returned, whatever it returned");
                 assertFalse(read.isCancelled());
+                assertEquals(3, read.getNow(-1), "the refused cancel delivered the read's own outcome");
+                assertArrayEquals(sent, Arrays.copyOf(dst.array(), 3));
             }
-            assertEquals(3, get(read, p.ctx()));
-            assertArrayEquals(sent, Arrays.copyOf(dst.array(), 3));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.spindle.IoFixtures#oneWorkerConfigs")
+    void aTimeoutOfAReadThatTookItsBytesDeliversTheBytesAtOnce(TestPools.Config config) throws Exception {
+        try (IoFixtures.IoPool p = new IoFixtures.IoPool(config)) {
+            Pipe pipe = p.pipe();
+            pipe.sink().write(ByteBuffer.wrap(new byte[] {5, 6}));
+            try (HeldWorker held = new HeldWorker(p)) {
+                CompletableFuture<Integer> read = p.io.read(pipe.source(), ByteBuffer.allocate(16));
+                assertFalse(read.isDone(), "the premise: the read's job waits behind the held worker");
+                assertFalse(read.completeExceptionally(new TimeoutException()), "a timeout's completion is refused");
+                assertFalse(read.complete(-7), "and so is any other outside completion");
+                // the timeout still ended the wait while the worker stays held: with the bytes, not with a failure
+                assertEquals(2, read.getNow(-1));
+                CompletableFuture<Integer> timed = p.io.read(pipe.source(), ByteBuffer.allocate(16))
+                        .orTimeout(10, TimeUnit.MILLISECONDS);
+                assertInstanceOf(TimeoutException.class, failure(timed, p.ctx()), "no bytes: the timeout's failure");
+            }
         }
     }
 
@@ -92,9 +111,15 @@ class PoolIoOutsideCompletionTest {
                 accept = p.io.accept(server); // finishes at the call, job queued
                 assertFalse(accept.isDone(), "the premise: the accept's job waits behind the held worker");
                 assertFalse(accept.cancel(false), "cancel of an accept that took its connection must be refused");
+                assertTrue(accept.isDone());
             }
             SocketChannel accepted = p.closing(get(accept, p.ctx()));
             assertEquals(client.getLocalAddress(), accepted.getRemoteAddress());
+            // the job ran after the refused cancel had delivered the connection: it must not have closed it
+            client.write(ByteBuffer.wrap(new byte[] {9}));
+            ByteBuffer one = ByteBuffer.allocate(1);
+            assertEquals(1, get(p.io.read(accepted, one), p.ctx()));
+            assertTrue(accepted.isOpen());
         }
     }
 
@@ -145,8 +170,10 @@ class PoolIoOutsideCompletionTest {
             CompletableFuture<Integer> defaulted = p.io.read(pipe.source(), ByteBuffer.allocate(16))
                     .completeOnTimeout(-5, 20, TimeUnit.MILLISECONDS);
             assertEquals(-5, get(defaulted, p.ctx()));
+            CompletableFuture<Integer> supplied = p.io.read(pipe.source(), ByteBuffer.allocate(16));
+            assertEquals(-6, get(supplied.completeAsync(() -> -6), p.ctx()));
             ByteBuffer dst = ByteBuffer.allocate(16);
-            CompletableFuture<Integer> next = p.io.read(pipe.source(), dst); // both earlier reads are withdrawn
+            CompletableFuture<Integer> next = p.io.read(pipe.source(), dst); // the three earlier reads are withdrawn
             pipe.sink().write(ByteBuffer.wrap(new byte[] {7, 8}));
             assertEquals(2, get(next, p.ctx()));
             assertEquals(7, dst.get(0));

@@ -134,8 +134,9 @@ final class ChannelState {
                     key = channel.register(selector, wanted, this); // IO2: on the home's selector only
                     registeredInterest = wanted;
                 } else {
-                    registeredInterest |= wanted;
-                    key.interestOps(registeredInterest);
+                    int interest = registeredInterest | wanted;
+                    key.interestOps(interest);
+                    registeredInterest = interest; // after the call: one that throws leaves no interest recorded as set
                 }
             } catch (ClosedChannelException | CancelledKeyException e) {
                 failAllLocked(AsynchronousCloseExceptions::closed, null, finished); // closed directly meanwhile

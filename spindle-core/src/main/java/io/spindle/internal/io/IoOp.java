@@ -6,7 +6,9 @@ import io.spindle.internal.job.InjectedJob;
 import java.io.IOException;
 import java.nio.channels.SelectionKey;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 
 /**
  * One pending IO operation: the future the caller holds, the readiness it waits for, and the non-blocking attempt
@@ -33,7 +35,10 @@ abstract class IoOp<T> extends InjectedJob {
     final Future<T> future;
     /** Guarded by the channel's monitor. */
     int phase = PENDING;
-    /** Guarded by the channel's monitor until FINISHED, then read by the job (published by the job's queueing). */
+    /**
+     * Guarded by the channel's monitor until FINISHED, then read by the job (published by the job's queueing) or by a
+     * refused outside completion (published by the monitor it read FINISHED under: IO11).
+     */
     T result;
     Throwable failure;
 
@@ -66,8 +71,8 @@ abstract class IoOp<T> extends InjectedJob {
         try {
             boolean delivered = failure != null ? future.failFromOperation(failure)
                     : future.completeFromOperation(result);
-            if (!delivered && failure == null) {
-                discard(result); // forced by obtrude*, or completeAsync: nobody will see the result
+            if (!delivered && failure == null && !future.holds(result)) {
+                discard(result); // obtrude* replaced it: nobody will see the result
             }
         } finally {
             io.operationEnded();
@@ -75,16 +80,17 @@ abstract class IoOp<T> extends InjectedJob {
     }
 
     /**
-     * A result that no future delivered (its future was completed by a way IO11 cannot refuse): the kinds whose result
-     * holds a resource release it here.
+     * A result that no future delivered (its future was obtruded, the one completion IO11 cannot refuse): the kinds
+     * whose result holds a resource release it here.
      */
     void discard(T undelivered) {
     }
 
     /**
      * The caller's future. A completion from outside the operation ({@code cancel}, {@code complete},
-     * {@code completeExceptionally}, and so {@code orTimeout} and {@code completeOnTimeout}) first withdraws the
-     * operation, and does nothing if it already finished (IO11).
+     * {@code completeExceptionally}, {@code completeAsync}, and so {@code orTimeout} and {@code completeOnTimeout})
+     * first withdraws the operation; if it already finished, the call completes the future with the operation's own
+     * outcome instead and returns false (IO11).
      */
     static final class Future<T> extends PoolCompletableFuture<T> {
         private final IoOp<T> op;
@@ -96,18 +102,54 @@ abstract class IoOp<T> extends InjectedJob {
 
         @Override
         public boolean cancel(boolean mayInterruptIfRunning) {
-            return withdrawn() && super.cancel(mayInterruptIfRunning);
+            if (withdrawn()) {
+                return super.cancel(mayInterruptIfRunning);
+            }
+            deliverOperationOutcome(); // Future's contract: done once cancel returns, whatever it returned
+            return false;
         }
 
         @Override
         public boolean complete(T value) {
-            return withdrawn() && super.complete(value);
+            if (withdrawn()) {
+                return super.complete(value);
+            }
+            deliverOperationOutcome();
+            return false;
         }
 
         @Override
         public boolean completeExceptionally(Throwable failure) {
             Objects.requireNonNull(failure, "failure"); // before the withdrawal: a call that throws changes nothing
-            return withdrawn() && super.completeExceptionally(failure);
+            if (withdrawn()) {
+                return super.completeExceptionally(failure);
+            }
+            deliverOperationOutcome(); // orTimeout's expiry still ends the wait, with what the channel gave
+            return false;
+        }
+
+        /**
+         * IO11 for {@code completeAsync} (the one-argument form calls this one): the JDK's own completes the future
+         * through internals that withdraw nothing, which left the operation pending, taking the next bytes.
+         */
+        @Override
+        public CompletableFuture<T> completeAsync(Supplier<? extends T> supplier, Executor executor) {
+            Objects.requireNonNull(supplier, "supplier");
+            Objects.requireNonNull(executor, "executor");
+            executor.execute(() -> {
+                if (isDone()) {
+                    return; // as the JDK's: a future completed meanwhile does not call the supplier
+                }
+                T value;
+                try {
+                    value = supplier.get();
+                } catch (Throwable failure) {
+                    completeExceptionally(failure);
+                    return;
+                }
+                complete(value);
+            });
+            return this;
         }
 
         @Override
@@ -132,13 +174,32 @@ abstract class IoOp<T> extends InjectedJob {
             return super.completeExceptionally(failure);
         }
 
+        /** Whether this future completed normally with exactly {@code value} (the operation's result, delivered). */
+        boolean holds(T value) {
+            return isDone() && !isCompletedExceptionally() && getNow(null) == value;
+        }
+
         /**
-         * IO11: whether an outside completion may go ahead. It may unless the operation already finished (a read
-         * that took bytes, an accept that took a connection): then its job completes this future with that outcome
-         * shortly, and the outside completion is refused, so that nothing the channel gave is lost.
+         * IO11: whether an outside completion may go ahead: the operation was withdrawn, now or before, or there is
+         * none. False if it already finished (a read that took bytes, an accept that took a connection).
          */
         private boolean withdrawn() {
             return op == null || op.channel == null || op.channel.withdraw(op);
+        }
+
+        /**
+         * A refused outside completion completes this future with the operation's own outcome, on the caller's thread
+         * (as an accepted one does), rather than leave it to the job, which may wait for a free worker: nothing the
+         * channel gave is lost, and a timeout still bounds the wait. {@code withdraw} read FINISHED under the channel's
+         * monitor, after the step that set the outcome under it: the outcome is visible here. The job's completion then
+         * finds the future done, and {@link #holds} keeps it from discarding a result it delivered.
+         */
+        private void deliverOperationOutcome() {
+            if (op.failure != null) {
+                super.completeExceptionally(op.failure);
+            } else {
+                super.complete(op.result);
+            }
         }
     }
 

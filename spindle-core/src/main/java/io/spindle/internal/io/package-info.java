@@ -115,16 +115,20 @@
  *       A selecting worker's {@code wakeup()} is a few frames deeper than the counters' step, so at the very edge of a
  *       waker's stack its retry could go on for as long as the waker stays at that depth.</dd>
  *   <dt>IO11 What the channel gave is delivered: an outside completion never takes an operation's outcome.</dt>
- *   <dd>{@code cancel}, {@code complete} and {@code completeExceptionally} on an operation's future (and so
- *       {@code orTimeout} and {@code completeOnTimeout}, which call them) first withdraw the operation (IO3). If it
- *       already finished (a read that took bytes, an accept that took a connection, a write that went out), the
- *       call does nothing and returns false: the operation's job completes the future with what happened, a moment
- *       later. Before, such a cancel returned true and the bytes or the connection were lost (an outside conformance
- *       test found it, racing cancel against readiness), and a timed-out read stayed pending and took the next
- *       bytes. Anything the operation throws finishes it too, an Error included: one that escaped left the operation
- *       PENDING behind a call that threw, or behind a poll that threw it again on every round. Only the ways this
- *       cannot intercept ({@code obtrude*}, which withdraws but always completes, and {@code completeAsync}) can
- *       still leave a result undelivered: an accepted connection is then closed, never leaked.</dd>
+ *   <dd>{@code cancel}, {@code complete}, {@code completeExceptionally} and {@code completeAsync} on an operation's
+ *       future (and so {@code orTimeout} and {@code completeOnTimeout}, which call them) first withdraw the operation
+ *       (IO3). If it already finished (a read that took bytes, an accept that took a connection, a write that went
+ *       out whole), the call completes the future with the operation's own outcome, on the calling thread, and returns
+ *       false: the future is done when the call returns (as {@code Future.cancel} promises), a timeout still ends the
+ *       wait, and nothing the channel gave is lost; the operation's job then finds the future done. Before, such a
+ *       cancel returned true and the bytes or the connection were lost (an outside conformance test found it, racing
+ *       cancel against readiness), and a timed-out read stayed pending and took the next bytes. A write withdrawn part
+ *       of the way has sent what its buffer's position says. Anything the operation throws finishes it too, an Error
+ *       included: one that escaped left the operation PENDING behind a call that threw, or behind a poll that threw
+ *       it again on every round. {@code obtrude*} withdraws but always completes: an accepted connection it replaced
+ *       is closed, never leaked. Not covered: a stack overflow inside the outside completion itself, after the
+ *       withdrawal and before the future completes, leaves that future incomplete (a reviewer's finding; a two-step
+ *       withdrawal would close it).</dd>
  * </dl>
  *
  * <h2>What it does not do</h2>
