@@ -254,6 +254,87 @@ class PoolIoErrorSafetyTest {
         assertEquals("0", result.get("handled"), r::report);
     }
 
+    /** Recurses to the stack's end, then cancels one future per frame on the way back: every depth near the edge. */
+    private static final class CancelAtEveryDepth {
+        final List<CompletableFuture<Integer>> futures;
+        int next;
+
+        CancelAtEveryDepth(List<CompletableFuture<Integer>> futures) {
+            this.futures = futures;
+        }
+
+        void descend() {
+            try {
+                descend();
+            } catch (StackOverflowError e) {
+                // this frame cancels at its depth
+            }
+            int i = next;
+            if (i < futures.size()) {
+                next = i + 1;
+                try {
+                    futures.get(i).cancel(true);
+                } catch (Throwable t) {
+                    // an overflow inside cancel: the operation stays WITHDRAWING, for shutdown to finish
+                }
+            }
+        }
+    }
+
+    /**
+     * IO11's two steps: a cancel that overflows between withdrawing an operation and completing its future leaves the
+     * operation in its slot (WITHDRAWING), and shutdown finishes it; withdrawn in one step, such futures stayed
+     * incomplete for ever (a reviewer saw 2 to 33 of 400).
+     */
+    @Test
+    void aCancelThatOverflowsLeavesNoFutureIncompleteForEver() throws Exception {
+        List<Throwable> handled = new CopyOnWriteArrayList<>();
+        ThreadPool p = pool(2, handled);
+        int n = 400;
+        Pipe[] pipes = new Pipe[n];
+        List<CompletableFuture<Integer>> reads = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            pipes[i] = Pipe.open();
+            pipes[i].source().configureBlocking(false);
+            pipes[i].sink().configureBlocking(false);
+            reads.add(p.io().read(pipes[i].source(), ByteBuffer.allocate(1)));
+        }
+        Thread canceller = new Thread(null, new CancelAtEveryDepth(reads)::descend, "cancel-at-every-depth",
+                512 * 1024);
+        canceller.start();
+        canceller.join(TimeUnit.SECONDS.toMillis(HANG_SECONDS));
+        assertFalse(canceller.isAlive(), "the cancelling thread hung");
+        p.shutdown(); // fails what is still PENDING or WITHDRAWING
+        Watchdog.awaitCondition(() -> reads.stream().allMatch(CompletableFuture::isDone), IoFixtures.HANG,
+                () -> reads.stream().filter(r -> !r.isDone()).count() + " futures never completed; pool=" + p);
+        p.awaitTermination(5, TimeUnit.SECONDS); // not asserted: see the close test below
+        for (Pipe pipe : pipes) {
+            pipe.source().close();
+            pipe.sink().close();
+        }
+    }
+
+    @Test
+    void aStageOfACancelledReadStartsTheNextReadOnTheSameChannel() throws Exception {
+        List<Throwable> handled = new CopyOnWriteArrayList<>();
+        try (ThreadPool p = pool(2, handled)) {
+            Pipe pipe = Pipe.open();
+            pipe.source().configureBlocking(false);
+            pipe.sink().configureBlocking(false);
+            CompletableFuture<CompletableFuture<Integer>> next = new CompletableFuture<>();
+            CompletableFuture<Integer> first = p.io().read(pipe.source(), ByteBuffer.allocate(4));
+            // runs inside cancel, before IO11's second step has freed the read slot: the placement frees it
+            first.whenComplete((v, e) -> next.complete(p.io().read(pipe.source(), ByteBuffer.allocate(4))));
+            assertTrue(first.cancel(false));
+            CompletableFuture<Integer> second = next.get(HANG_SECONDS, TimeUnit.SECONDS);
+            pipe.sink().write(ByteBuffer.wrap(new byte[] {1, 2}));
+            assertEquals(2, second.get(HANG_SECONDS, TimeUnit.SECONDS));
+            pipe.source().close();
+            pipe.sink().close();
+        }
+        assertEquals(List.of(), handled);
+    }
+
     /** Recurses to the stack's end, then closes one channel per frame on the way back: every depth near the edge. */
     private static final class CloseAtEveryDepth {
         final PoolIO io;

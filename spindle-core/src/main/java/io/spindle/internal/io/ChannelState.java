@@ -53,19 +53,19 @@ final class ChannelState {
             return false;
         }
         if (op instanceof IoOps.Read) {
-            if (read != null) {
+            if (read != null && !endWithdrawalForPlacement(read)) {
                 throw new ReadPendingException();
             }
             read = op;
         } else if (op instanceof IoOps.Write) {
-            if (write != null) {
+            if (write != null && !endWithdrawalForPlacement(write)) {
                 throw new WritePendingException();
             }
             write = op;
         } else if (op instanceof IoOps.Ready) {
             readies.add((IoOps.Ready) op);
         } else {
-            if (acceptOrConnect != null) {
+            if (acceptOrConnect != null && !endWithdrawalForPlacement(acceptOrConnect)) {
                 // a second accept or connect: the JDK's own rule for AsynchronousServerSocketChannel / connect
                 throw op instanceof IoOps.Accept ? new java.nio.channels.AcceptPendingException()
                         : new java.nio.channels.ConnectionPendingException();
@@ -185,7 +185,8 @@ final class ChannelState {
     }
 
     private void stepIfReady(IoOp<?> op, int readyOps, List<IoOp<?>> finished) {
-        if (op != null && IoOp.wants(op.interest(), readyOps) && step(op)) {
+        // IO11: a WITHDRAWING operation keeps its slot a moment longer, but takes nothing the channel gives
+        if (op != null && op.phase == IoOp.PENDING && IoOp.wants(op.interest(), readyOps) && step(op)) {
             clear(op);
             finished.add(op);
         }
@@ -227,21 +228,17 @@ final class ChannelState {
         home.operationLeft();
     }
 
+    /** The interest of the operations still waiting: PENDING ones (IO11: a WITHDRAWING one waits for nothing). */
     private int wantedInterest() {
-        int wanted = 0;
-        if (read != null) {
-            wanted |= read.interest();
-        }
-        if (write != null) {
-            wanted |= write.interest();
-        }
-        if (acceptOrConnect != null) {
-            wanted |= acceptOrConnect.interest();
-        }
+        int wanted = interestOf(read) | interestOf(write) | interestOf(acceptOrConnect);
         for (int i = 0; i < readies.size(); i++) {
-            wanted |= readies.get(i).interest();
+            wanted |= interestOf(readies.get(i));
         }
         return wanted;
+    }
+
+    private static int interestOf(IoOp<?> op) {
+        return op != null && op.phase == IoOp.PENDING ? op.interest() : 0;
     }
 
     private boolean hasPendingLocked() {
@@ -263,23 +260,63 @@ final class ChannelState {
     // --- cancel, close, shutdown ------------------------------------------------------------------------------------
 
     /**
-     * An outside completion (cancel, complete, completeExceptionally, obtrude*: IO11): a PENDING operation leaves its
-     * slot and gives its count back; a finished one stays finished, and its job completes the future as queued.
+     * IO11's first step, for an outside completion (cancel, complete, completeExceptionally, completeAsync, obtrude*):
+     * a PENDING operation becomes WITHDRAWING. It keeps its slot and its counts until {@link #endWithdrawal}, after the
+     * caller completed the future; in between no step runs it and no interest is kept for it. Two steps, so that an
+     * Error between them (a stack overflow inside the completion) leaves an operation that a later outside completion,
+     * a close, a sweep or shutdown still finishes (failLocked), rather than a future that nobody completes.
      *
-     * @return false if {@code op} already finished (its outcome goes to the future), true if it is withdrawn (now or
-     *         by an earlier outside completion)
+     * @return false if {@code op} already finished (its outcome goes to the future); true if it is withdrawing or was
+     *         withdrawn (now or by an earlier outside completion)
      */
-    boolean withdraw(IoOp<?> op) {
+    synchronized boolean beginWithdrawal(IoOp<?> op) {
+        if (op.phase == IoOp.PENDING) {
+            op.phase = IoOp.WITHDRAWING;
+            return true;
+        }
+        return op.phase != IoOp.FINISHED;
+    }
+
+    /**
+     * IO11's second step: a WITHDRAWING operation leaves its slot and gives its counts back. Nothing if someone ended
+     * it first: a new operation placed in its slot (a dependent stage of the completed future), an earlier call, or
+     * close, a sweep or shutdown, which finished it instead.
+     */
+    void endWithdrawal(IoOp<?> op) {
         synchronized (this) {
-            if (op.phase != IoOp.PENDING) {
-                return op.phase == IoOp.WITHDRAWN;
+            if (op.phase != IoOp.WITHDRAWING) {
+                return;
             }
             op.phase = IoOp.WITHDRAWN;
             clear(op);
         }
-        io.operationEnded();
+        io.operationEnded(); // outside the monitor: this may be the pool's last count, and termination follow
         home.wakeIfLastOperationLeftElsewhere(); // IO4: a cancel leaves the home's key registered; outside the monitor
+    }
+
+    /**
+     * place, under the monitor: ends the withdrawal of {@code old}, in the slot a new operation wants, if it is
+     * WITHDRAWING (a dependent stage of its completed future starts the next read before the completion's second
+     * step). Its terminate count is given back here, under the monitor, which is safe only because the placing caller
+     * holds a count of its own: this cannot be the pool's last.
+     *
+     * @return whether the slot is free now
+     */
+    private boolean endWithdrawalForPlacement(IoOp<?> old) {
+        if (old.phase != IoOp.WITHDRAWING) {
+            return false;
+        }
+        old.phase = IoOp.WITHDRAWN;
+        clear(old);
+        io.operationEnded();
         return true;
+    }
+
+    /** connect's call threw its own error: the operation placed for it leaves at once, with no future completed. */
+    void withdrawAtOnce(IoOp<?> op) {
+        if (beginWithdrawal(op)) {
+            endWithdrawal(op);
+        }
     }
 
     /**
@@ -312,7 +349,9 @@ final class ChannelState {
     }
 
     private void failLocked(IoOp<?> op, Supplier<? extends Throwable> cause, Throwable fixed, List<IoOp<?>> finished) {
-        if (op != null && op.phase == IoOp.PENDING) {
+        // IO11: a WITHDRAWING operation is finished too: its outside completion may have failed part of the way, and
+        // its job then gives the counts back (and completes the future if nobody did)
+        if (op != null && (op.phase == IoOp.PENDING || op.phase == IoOp.WITHDRAWING)) {
             op.finishExceptionally(fixed != null ? fixed : cause.get());
             clear(op);
             finished.add(op);

@@ -28,6 +28,12 @@ abstract class IoOp<T> extends InjectedJob {
      * by that caller, no job runs.
      */
     static final int WITHDRAWN = 2;
+    /**
+     * {@link #phase}: an outside completion is completing the future (IO11's first step): no step runs the operation
+     * and no interest is kept for it, but it keeps its slot and its counts until the second step, so that an Error
+     * between the two leaves an operation that close, the sweeps and shutdown still finish.
+     */
+    static final int WITHDRAWING = 3;
 
     /** The channel's state; null only for an operation finished at the call without one (an empty read). */
     final ChannelState channel;
@@ -102,30 +108,36 @@ abstract class IoOp<T> extends InjectedJob {
 
         @Override
         public boolean cancel(boolean mayInterruptIfRunning) {
-            if (withdrawn()) {
-                return super.cancel(mayInterruptIfRunning);
+            if (!withdrawing()) {
+                deliverOperationOutcome(); // Future's contract: done once cancel returns, whatever it returned
+                return false;
             }
-            deliverOperationOutcome(); // Future's contract: done once cancel returns, whatever it returned
-            return false;
+            boolean cancelled = super.cancel(mayInterruptIfRunning);
+            withdrawn();
+            return cancelled;
         }
 
         @Override
         public boolean complete(T value) {
-            if (withdrawn()) {
-                return super.complete(value);
+            if (!withdrawing()) {
+                deliverOperationOutcome();
+                return false;
             }
-            deliverOperationOutcome();
-            return false;
+            boolean completed = super.complete(value);
+            withdrawn();
+            return completed;
         }
 
         @Override
         public boolean completeExceptionally(Throwable failure) {
             Objects.requireNonNull(failure, "failure"); // before the withdrawal: a call that throws changes nothing
-            if (withdrawn()) {
-                return super.completeExceptionally(failure);
+            if (!withdrawing()) {
+                deliverOperationOutcome(); // orTimeout's expiry still ends the wait, with what the channel gave
+                return false;
             }
-            deliverOperationOutcome(); // orTimeout's expiry still ends the wait, with what the channel gave
-            return false;
+            boolean completed = super.completeExceptionally(failure);
+            withdrawn();
+            return completed;
         }
 
         /**
@@ -154,15 +166,17 @@ abstract class IoOp<T> extends InjectedJob {
 
         @Override
         public void obtrudeValue(T value) {
-            withdrawn(); // IO11: obtrude always completes; an operation that finished first loses its result (discard)
+            withdrawing(); // IO11: obtrude always completes; an operation that finished first loses its result
             super.obtrudeValue(value);
+            withdrawn();
         }
 
         @Override
         public void obtrudeException(Throwable failure) {
             Objects.requireNonNull(failure, "failure");
-            withdrawn();
+            withdrawing();
             super.obtrudeException(failure);
+            withdrawn();
         }
 
         /** The operation's own completion (its job, IO1): nothing to withdraw. */
@@ -180,19 +194,27 @@ abstract class IoOp<T> extends InjectedJob {
         }
 
         /**
-         * IO11: whether an outside completion may go ahead: the operation was withdrawn, now or before, or there is
-         * none. False if it already finished (a read that took bytes, an accept that took a connection).
+         * IO11's first step: whether an outside completion may go ahead: the operation is withdrawing (from now, or an
+         * earlier completion left it so), or was withdrawn, or there is none. False if it already finished (a read
+         * that took bytes, an accept that took a connection).
          */
-        private boolean withdrawn() {
-            return op == null || op.channel == null || op.channel.withdraw(op);
+        private boolean withdrawing() {
+            return op == null || op.channel == null || op.channel.beginWithdrawal(op);
+        }
+
+        /** IO11's second step, once the future is complete: the operation frees its slot and gives its counts back. */
+        private void withdrawn() {
+            if (op != null && op.channel != null) {
+                op.channel.endWithdrawal(op);
+            }
         }
 
         /**
          * A refused outside completion completes this future with the operation's own outcome, on the caller's thread
          * (as an accepted one does), rather than leave it to the job, which may wait for a free worker: nothing the
-         * channel gave is lost, and a timeout still bounds the wait. {@code withdraw} read FINISHED under the channel's
-         * monitor, after the step that set the outcome under it: the outcome is visible here. The job's completion then
-         * finds the future done, and {@link #holds} keeps it from discarding a result it delivered.
+         * channel gave is lost, and a timeout still bounds the wait. {@code beginWithdrawal} read FINISHED under the
+         * channel's monitor, after the step that set the outcome under it: the outcome is visible here. The job's
+         * completion then finds the future done, and {@link #holds} keeps it from discarding a result it delivered.
          */
         private void deliverOperationOutcome() {
             if (op.failure != null) {

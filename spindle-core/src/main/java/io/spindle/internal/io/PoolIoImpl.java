@@ -233,7 +233,7 @@ public final class PoolIoImpl implements PoolIO {
             // operation PENDING behind a call that threw: every later connect would be refused as pending
             return op.channel.finishNow(op, e);
         } catch (RuntimeException e) {
-            op.channel.withdraw(op); // the call's own error (AlreadyConnectedException, ...): thrown to the caller
+            op.channel.withdrawAtOnce(op); // the call's own error (AlreadyConnectedException, ...): to the caller
             throw e;
         }
         return connected && op.channel.attemptNow(op);
