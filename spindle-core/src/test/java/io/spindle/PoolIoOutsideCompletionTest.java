@@ -172,8 +172,16 @@ class PoolIoOutsideCompletionTest {
             assertEquals(-5, get(defaulted, p.ctx()));
             CompletableFuture<Integer> supplied = p.io.read(pipe.source(), ByteBuffer.allocate(16));
             assertEquals(-6, get(supplied.completeAsync(() -> -6), p.ctx()));
+            CompletableFuture<Integer> failedSupplier = p.io.read(pipe.source(), ByteBuffer.allocate(16))
+                    .completeAsync(() -> {
+                        throw new IllegalStateException("no value");
+                    });
+            Throwable wrapped = get(failedSupplier.handle((v, e) -> e), p.ctx()); // as stages see it, unwrapped by none
+            // as any CompletableFuture's completeAsync: the supplier's exception wrapped in a CompletionException
+            assertInstanceOf(java.util.concurrent.CompletionException.class, wrapped);
+            assertInstanceOf(IllegalStateException.class, wrapped.getCause());
             ByteBuffer dst = ByteBuffer.allocate(16);
-            CompletableFuture<Integer> next = p.io.read(pipe.source(), dst); // the three earlier reads are withdrawn
+            CompletableFuture<Integer> next = p.io.read(pipe.source(), dst); // the four earlier reads are withdrawn
             pipe.sink().write(ByteBuffer.wrap(new byte[] {7, 8}));
             assertEquals(2, get(next, p.ctx()));
             assertEquals(7, dst.get(0));

@@ -287,8 +287,8 @@ final class ChannelState {
             if (op.phase != IoOp.WITHDRAWING) {
                 return;
             }
-            op.phase = IoOp.WITHDRAWN;
-            clear(op);
+            clear(op); // may overflow: before the slot is free, the operation stays WITHDRAWING for failLocked
+            op.phase = IoOp.WITHDRAWN; // last, and no call after the clear: WITHDRAWN means slot and home count freed
         }
         io.operationEnded(); // outside the monitor: this may be the pool's last count, and termination follow
         home.wakeIfLastOperationLeftElsewhere(); // IO4: a cancel leaves the home's key registered; outside the monitor
@@ -296,18 +296,20 @@ final class ChannelState {
 
     /**
      * place, under the monitor: ends the withdrawal of {@code old}, in the slot a new operation wants, if it is
-     * WITHDRAWING (a dependent stage of its completed future starts the next read before the completion's second
-     * step). Its terminate count is given back here, under the monitor, which is safe only because the placing caller
-     * holds a count of its own: this cannot be the pool's last.
+     * WITHDRAWING and its future is complete (a dependent stage of that future starts the next read before the
+     * completion's second step). Its terminate count is given back here, under the monitor, which is safe only
+     * because the placing caller holds a count of its own: this cannot be the pool's last.
      *
      * @return whether the slot is free now
      */
     private boolean endWithdrawalForPlacement(IoOp<?> old) {
-        if (old.phase != IoOp.WITHDRAWING) {
+        // only once its future is complete: a placement from another thread, between the outside completion's two
+        // steps, must not end a withdrawal whose completion may still fail (its future would then stay incomplete)
+        if (old.phase != IoOp.WITHDRAWING || !old.future.isDone()) {
             return false;
         }
-        old.phase = IoOp.WITHDRAWN;
         clear(old);
+        old.phase = IoOp.WITHDRAWN; // after the clear, as in endWithdrawal
         io.operationEnded();
         return true;
     }

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.channels.SelectionKey;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
@@ -156,7 +157,9 @@ abstract class IoOp<T> extends InjectedJob {
                 try {
                     value = supplier.get();
                 } catch (Throwable failure) {
-                    completeExceptionally(failure);
+                    // wrapped as the JDK's completeAsync does, so that stages see what they would on any future
+                    completeExceptionally(failure instanceof CompletionException ? failure
+                            : new CompletionException(failure));
                     return;
                 }
                 complete(value);

@@ -133,8 +133,15 @@
  *       overflow inside the completion) leaves an operation that a later outside completion, a close, a sweep or
  *       shutdown still finishes, where a one-step withdrawal left a future nobody would complete (a reviewer saw 2 to
  *       33 of 400 cancels made at every depth of a stack's edge). A stage of the completed future that starts the
- *       next operation on the channel finds the slot still held, and ends the withdrawal itself. One gap remains at
- *       the very edge: an overflow at the second step's release of the pool's count leaks that count.</dd>
+ *       next operation on the channel finds the slot still held, and ends the withdrawal itself (only once the
+ *       future is complete: another thread's placement between the two steps is refused, as before). The second step
+ *       frees the slot and the home's count before it marks the operation WITHDRAWN, so an overflow before the slot is
+ *       free leaves a WITHDRAWING operation that close, a sweep or shutdown still finishes. Gaps remain at the very
+ *       edge of a stack, after the futures are complete: an overflow in the second step once the slot is free leaks
+ *       the home's count (that worker then selects when idle, as if it held IO), and one at the release of the pool's
+ *       count leaks that count (the pool does not terminate). A call-free owed path, as E1's {@code Termination.owed},
+ *       would close both; a reviewer's test (400 cancels at every depth of a stack's edge) still sees them in some
+ *       rounds.</dd>
  * </dl>
  *
  * <h2>What it does not do</h2>
