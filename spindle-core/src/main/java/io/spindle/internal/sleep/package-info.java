@@ -21,8 +21,8 @@
  * one more round later it tries to sleep. Leaving the idle state calls {@code leaveIdle(idle, foundWork)}, paired with
  * {@code startLooking} by {@code try/finally}: when a job turned up, when the latch was set, and when a step threw (an
  * Error in the sleep path). A worker leaving through its latch has not searched, yet a poster may have counted on it;
- * {@code leaveIdle} is where each protocol hands on what the worker was counted for (A4, H8; SLEEPY_WORKER owes nothing,
- * its tickles wake everyone).
+ * {@code leaveIdle} is where each protocol hands on what the worker was counted for (A4, H8; SLEEPY_WORKER owes
+ * nothing, its tickles wake everyone).
  *
  * <h2>Departures from rayon, measured</h2>
  * Round counts and whom to wake decide only how much CPU idle workers burn and how fast work spreads, never whether a
@@ -332,8 +332,8 @@
  * Every protocol reports its sleeps and wake-ups through {@code io.spindle.internal.event.PoolEvents}: a sleeper begins
  * its WorkerSleep event before its sleep sequence above and commits it, with a WorkerWoken event, after it left the
  * sequence, and only if it blocked. Inside the sequences a waker only writes plain fields saying who it is and why it
- * wakes: JEC in {@code WorkerSleepState} before the claiming waker's store of AWAKE, SLEEPY_WORKER beside the generation under the pool's
- * lock, HINT_PIPE in {@code PipeSleeper} before the volatile wake request (a hint names its poster by itself). No step
- * and no ordering above depends on them.
+ * wakes: JEC in {@code WorkerSleepState} before the claiming waker's store of AWAKE, SLEEPY_WORKER beside the
+ * generation under the pool's lock, HINT_PIPE in {@code PipeSleeper} before the volatile wake request (a hint names its
+ * poster by itself). No step and no ordering above depends on them.
  */
 package io.spindle.internal.sleep;
