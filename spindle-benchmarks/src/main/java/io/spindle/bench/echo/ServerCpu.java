@@ -25,15 +25,26 @@ import java.util.Set;
  * the run are idle meanwhile (their pools asleep, their servers closed), which is part of the reading.
  *
  * <p>Where: Linux's per-thread {@code /proc/self/task/<tid>/schedstat}, nanoseconds on CPU, for every thread of the
- * process. The JDK's process CPU time ({@code OperatingSystemMXBean.getProcessCpuTime}) has only the kernel tick's
- * 10 ms resolution on Linux, too coarse for a sparse run of a few ms of server CPU. Elsewhere (no /proc) the sum of
- * the JVM's own threads through {@link ThreadMXBean}, which leaves out the GC and JIT threads. A thread that ends
- * (JDK 25 retires idle JIT compiler threads; a pool may shrink) keeps counting with the time of its last reading, so
- * the sum never goes back (it did: an idle window of -1.6 ms on JDK 25); what it spent after that reading is lost.
+ * process except the caller's own, which is left out by its tid ({@code /proc/thread-self}). The JDK's process CPU time
+ * ({@code OperatingSystemMXBean.getProcessCpuTime}) has only the kernel tick's 10 ms resolution on Linux, too coarse
+ * for a sparse run of a few ms of server CPU. Every term of the sum only grows, so the sum never goes back:
+ * <ul>
+ *   <li>The caller is left out of the sum rather than subtracted. Subtracting its {@code ThreadMXBean} time (as this
+ *       class once did) subtracted the CPU of the reading itself, a listing and 50-odd file reads, which the
+ *       caller's own {@code schedstat} line, read earlier in the same listing, did not yet include: an idle window
+ *       came out at -0.7 ms (-13.6 ms per 2 s) on JDK 25.</li>
+ *   <li>A thread that ends (JDK 25 retires idle JIT compiler threads; a pool may shrink) keeps counting with the time
+ *       of its last reading; what it spent after that reading is lost, an undercount, never a fall.</li>
+ *   <li>A tid reused by a new thread: a reading below the last one is a new thread, and the old one's last reading
+ *       moves to the ended threads' sum.</li>
+ * </ul>
+ * Elsewhere (no /proc) the sum of the JVM's own threads but the caller through {@link ThreadMXBean}, which leaves out
+ * the GC and JIT threads and can fall when a thread ends; the benchmarks' numbers are read on Linux.
  */
 public final class ServerCpu {
     private static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
     private static final Path TASKS = Path.of("/proc/self/task");
+    private static final Path THREAD_SELF = Path.of("/proc/thread-self");
     private static final boolean PROC = Files.isDirectory(TASKS);
     /** Each live thread's last reading, by tid (procNanos only, under the class's lock). */
     private static final Map<String, Long> LAST_READ = new HashMap<>();
@@ -51,16 +62,34 @@ public final class ServerCpu {
 
     /** @return CPU time of the whole process so far, less the calling thread's, ns; on the client thread */
     public static long besidesCallerNanos() {
-        long process = PROC ? procNanos() : jvmThreadsNanos();
-        return process - MX.getCurrentThreadCpuTime();
+        if (PROC) {
+            String callerTid = callerTid();
+            if (callerTid != null) {
+                return procNanosBesides(callerTid);
+            }
+        }
+        return jvmThreadsNanosBesidesCaller();
     }
 
-    private static synchronized long procNanos() {
+    /** @return the calling thread's tid from {@code /proc/thread-self} ({@code <pid>/task/<tid>}), or null */
+    private static String callerTid() {
+        try {
+            Path link = Files.readSymbolicLink(THREAD_SELF);
+            return link.getFileName().toString();
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return null; // a kernel before 3.17 has no /proc/thread-self
+        }
+    }
+
+    private static synchronized long procNanosBesides(String callerTid) {
         long sum = 0;
         Set<String> live = new HashSet<>();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
             for (Path task : tasks) {
                 String tid = task.getFileName().toString();
+                if (tid.equals(callerTid)) {
+                    continue;
+                }
                 try {
                     String line = Files.readString(task.resolve("schedstat"), StandardCharsets.US_ASCII);
                     int space = line.indexOf(' ');
@@ -76,7 +105,7 @@ public final class ServerCpu {
                 }
             }
         } catch (IOException e) {
-            return jvmThreadsNanos();
+            return jvmThreadsNanosBesidesCaller();
         }
         for (Iterator<Map.Entry<String, Long>> it = LAST_READ.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<String, Long> read = it.next();
@@ -88,9 +117,11 @@ public final class ServerCpu {
         return sum + endedNanos;
     }
 
-    private static long jvmThreadsNanos() {
+    private static long jvmThreadsNanosBesidesCaller() {
+        long caller = Thread.currentThread().getId();
         long sum = 0;
         for (long id : MX.getAllThreadIds()) {
+            if (id == caller) continue;
             long cpu = MX.getThreadCpuTime(id);
             if (cpu > 0) sum += cpu; // -1: the thread ended since the listing
         }
