@@ -22,6 +22,21 @@ import java.util.concurrent.CompletableFuture;
  * served it while it has operations pending (its registration is kept, not re-made per operation). An operation
  * started off the pool goes to some worker.
  *
+ * <p><b>Direct completions are bounded.</b> An operation that finishes at its call (a write the socket takes whole; a
+ * read that finds bytes waiting, as on a new connection or after the peer sent while no read was pending; an accept
+ * with a connection waiting; a connect that completes at once), started on a worker, may complete its future before
+ * the call returns, so that a stage attached afterwards runs at once on the caller's stack. Each worker does that for
+ * at most 8 operations per top-level job it runs (the count starts over with each job the worker takes up from its
+ * idle loop, not with a job it runs inside a join's wait; as {@code AsynchronousChannelGroup}'s handlers); after
+ * that an operation that finishes at its call is queued as a job of the pool, and its future completes once that
+ * job runs. Started off the pool, it is always queued. So a loop of any length written as
+ * {@code io.read(ch, buf).whenComplete((n, e) -> loop())} runs at most 8 turns deep on a worker's stack before it
+ * unwinds, however much data is waiting. One race can add a turn: another worker that takes a queued operation and
+ * completes its future before the caller attached its stage; the stage then runs on the caller's stack, and each
+ * further turn needs that race won again in a row. Outside the budget: a {@code read} into a buffer with nothing
+ * remaining, complete with 0 when returned (a loop over it makes no progress anyway), and an outside completion
+ * ({@code cancel}, {@code complete}, ...) below, on the thread that calls it.
+ *
  * <p><b>Arguments</b> are checked at the call, which throws: {@code NullPointerException} naming the argument;
  * {@link java.nio.channels.IllegalBlockingModeException} for a channel in blocking mode; {@code
  * IllegalArgumentException} for {@code ops} the channel does not support; {@link

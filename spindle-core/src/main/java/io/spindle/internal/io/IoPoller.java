@@ -20,7 +20,7 @@ import java.util.function.Consumer;
 /**
  * One worker's poller (EMPER's per-worker IoContext, IO2): a {@link Selector} opened on first use, the channels whose
  * home it is, and the worker's {@link Blocker}. A worker that holds IO blocks in its selector, so that one wait
- * returns on its own IO or on a wake-up (IO5); one that holds none parks, as before. The invariants IO1..IO10 cited
+ * returns on its own IO or on a wake-up (IO5); one that holds none parks, as before. The invariants IO1..IO12 cited
  * here are in this package's {@code package-info.java}.
  */
 public final class IoPoller implements Blocker {
@@ -90,8 +90,12 @@ public final class IoPoller implements Blocker {
      */
     private volatile boolean sweepRequested;
     private int jobsSincePoll; // owner only (IO7)
-    /** Owner only: operations finished at their call and completing inline on this worker now (IO1). */
-    int inlineCompletions;
+    /**
+     * IO12: operations finished at their call that the owner's current top-level job completed on its own stack. A
+     * plain int: only the owner reads and writes it (at the call, and when it starts a top-level job), so no other
+     * thread ever sees it and it needs no ordering.
+     */
+    int directCompletions;
     private long nextSweepNanos; // poll-lock holder: when the next look for channels closed directly is due (IO8)
     private long polls;        // lock holder writes (opaque), statistics read
     private long readyEvents;  // likewise
@@ -389,6 +393,15 @@ public final class IoPoller implements Blocker {
         if (holdsIo()) {
             pollNow(worker);
         }
+    }
+
+    /**
+     * IO12: the owner starts a top-level job (none of its jobs is on its stack, so nothing a direct completion ran is
+     * either): the job gets the whole budget of direct completions. A job run inside a join's wait is nested and
+     * keeps its caller's count, or a loop that waits in a join would start over at every turn.
+     */
+    public void topLevelJobStarting() {
+        directCompletions = 0; // plain: owner only
     }
 
     /** A job starts on the owner: if it holds IO, the watchdog must be awake to poll for it if the job runs long. */

@@ -24,8 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A pool's {@link PoolIO} (SPEC §6): argument checks, the channel table, where each operation goes (IO2), and what
- * happens to finished ones (IO1), to cancelled ones (IO3), on close (IO8) and on shutdown (IO9). The invariants
- * IO1..IO10 are in this package's {@code package-info.java}.
+ * happens to finished ones (IO1, and IO12 for those that finish at their call), to cancelled ones (IO3), on close
+ * (IO8) and on shutdown (IO9). The invariants IO1..IO12 are in this package's {@code package-info.java}.
  */
 public final class PoolIoImpl implements PoolIO {
     private final Registry registry;
@@ -107,7 +107,8 @@ public final class PoolIoImpl implements PoolIO {
                 throw new RejectedExecutionException("pool is shut down: " + registry.name());
             }
             // SPEC §6: nothing remaining completes with 0 at once. It is complete when returned, so its dependents run
-            // on whichever thread chains them, as for any completed future; no operation is placed.
+            // on whichever thread chains them, as for any completed future; no operation is placed. Outside IO12's
+            // budget on purpose: a loop that reads into a full buffer again makes no progress, whatever its stack does
             IoOp.Future<Integer> done = new IoOp.Future<>(registry.executor(), null);
             done.complete(0);
             return done;
@@ -195,7 +196,7 @@ public final class PoolIoImpl implements PoolIO {
             finishedAtOnce = state.attemptNow(op);
         }
         if (finishedAtOnce) {
-            completeAtOnce(op, caller);
+            completeAtOnce(op, caller); // IO12: on the caller's stack only within its top-level job's budget
         } else {
             try {
                 state.home.requestInterest(state); // IO2: the home registers it (now, if we are its owner)
@@ -302,15 +303,23 @@ public final class PoolIoImpl implements PoolIO {
 
     // --- finished operations ----------------------------------------------------------------------------------------
 
-    /** How deep operations finished at the call complete inline on a worker before they are queued instead. */
-    static final int MAX_INLINE_COMPLETIONS = 8;
+    /**
+     * IO12: how many operations that finished at their call one top-level job of a worker completes on its own stack
+     * (the JDK's {@code sun.nio.ch.Invoker} allows 16 handler invocations per thread; Netty bounds its listener depth
+     * at 8); the ones after it are pushed onto the worker's deque.
+     */
+    static final int MAX_DIRECT_COMPLETIONS = 8;
 
     /**
-     * IO1 for an operation that finished at its call (a write the socket took whole, an accept with a connection
-     * waiting): on one of our workers its job runs right here, as the caller's own continuation, sparing a push and
-     * the protocol's notification of a sleeper for it; but no deeper than {@link #MAX_INLINE_COMPLETIONS} such
-     * completions inside each other (a chain of stages that finish at once must not grow the stack without bound:
-     * Netty's listener depth limit), beyond which it is queued. Off the pool it goes to the injector.
+     * IO1 and IO12 for an operation that finished at its call (a write the socket took whole, a read whose bytes were
+     * waiting, an accept with a connection waiting): on one of our workers its job runs right here, as the caller's own
+     * continuation, sparing a push and the protocol's notification of a sleeper for it, as long as the worker's
+     * current top-level job has completed fewer than {@link #MAX_DIRECT_COMPLETIONS} operations so; after that it is
+     * pushed onto the worker's deque, so its future is still incomplete when the call returns. The count is never
+     * given back within the top-level job, because the stage that continues a loop ({@code
+     * read(...).whenComplete((n, e) -> loop())}) is attached after the call returned, when nothing of this method is
+     * on the stack any more: a count that went down on return (as this one once did) was 0 again for every turn, and
+     * each turn ran the next on the caller's stack until it overflowed. Off the pool it goes to the injector.
      */
     private void completeAtOnce(IoOp<?> op, WorkerThread caller) {
         if (caller == null) {
@@ -318,16 +327,12 @@ public final class PoolIoImpl implements PoolIO {
             return;
         }
         IoPoller own = pollers[caller.index()];
-        if (own.inlineCompletions >= MAX_INLINE_COMPLETIONS) {
-            caller.push(op);
+        if (own.directCompletions >= MAX_DIRECT_COMPLETIONS) { // IO12: the budget is spent
+            queueFinished(op, caller);
             return;
         }
-        own.inlineCompletions++;
-        try {
-            op.execute(); // completes the future; dependents run here (CompletableFuture catches their failures)
-        } finally {
-            own.inlineCompletions--;
-        }
+        own.directCompletions++; // IO12: plain, owner only; reset by the worker when its next top-level job starts
+        op.execute(); // completes the future; dependents run here (CompletableFuture catches their failures)
     }
 
     /**
@@ -337,18 +342,21 @@ public final class PoolIoImpl implements PoolIO {
      */
     void queueFinished(List<IoOp<?>> finished, WorkerThread worker) {
         for (int i = 0; i < finished.size(); i++) {
-            IoOp<?> op = finished.get(i);
-            if (worker != null) {
-                try {
-                    worker.push(op);
-                    continue;
-                } catch (VirtualMachineError exhaustion) {
-                    // E1: a push that throws left the job out of the deque; the injector is the other way in (IO6:
-                    // a finished operation must run, or its future stays incomplete and the pool never terminates)
-                }
-            }
-            registry.injectInternal(op);
+            queueFinished(finished.get(i), worker);
         }
+    }
+
+    private void queueFinished(IoOp<?> op, WorkerThread worker) {
+        if (worker != null) {
+            try {
+                worker.push(op);
+                return;
+            } catch (VirtualMachineError exhaustion) {
+                // E1: a push that throws left the job out of the deque; the injector is the other way in (IO6: a
+                // finished operation must run, or its future stays incomplete and the pool never terminates)
+            }
+        }
+        registry.injectInternal(op);
     }
 
     /** IO6: an operation's job ran, or it was withdrawn. */

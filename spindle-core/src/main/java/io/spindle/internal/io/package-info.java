@@ -11,7 +11,7 @@
  * operations: a non-blocking step each, and, once finished, a job that completes the caller's future.
  * {@code IoWatchdog} polls for busy owners.
  *
- * <h2>Invariants (cited in the code as IO1..IO11)</h2>
+ * <h2>Invariants (cited in the code as IO1..IO12)</h2>
  * <dl>
  *   <dt>IO1 Futures complete on a worker.</dt>
  *   <dd>A finished operation is a job: the worker that finished it pushes it onto its own deque (where others can steal
@@ -142,6 +142,32 @@
  *       count leaks that count (the pool does not terminate). A call-free owed path, as E1's {@code Termination.owed},
  *       would close both; a reviewer's test (400 cancels at every depth of a stack's edge) still sees them in some
  *       rounds.</dd>
+ *   <dt>IO12 Direct completions are bounded per top-level job.</dt>
+ *   <dd>An operation that finishes at its call (a write the socket took whole; a read whose key did not wait for
+ *       OP_READ and found bytes waiting: a new connection, bytes sent while no read was pending, a read after a cancel
+ *       or a timeout; an accept with a connection waiting; a connect that completed at once) completes its future on
+ *       the calling worker's stack, before the call returns, sparing a push and a wake-up; a stage attached afterwards
+ *       then runs on the caller's stack too. The JDK's model for {@code AsynchronousChannelGroup} ({@code
+ *       sun.nio.ch.Invoker}) bounds this per thread: each worker counts such completions in a plain field of its
+ *       poller ({@code directCompletions}, owner only), resets it when a top-level job starts (no job on its stack;
+ *       a job run inside a join's wait is nested and keeps the count), adds one per direct completion and never takes
+ *       one back within the job; from {@code PoolIoImpl.MAX_DIRECT_COMPLETIONS} (8) on, a finished operation is
+ *       pushed onto the worker's deque, so its future is incomplete when the call returns, and its job completes it
+ *       later, as a new top-level job (the count starts over) or popped by a join's wait (whose loop does not grow
+ *       the stack per job). So a loop written as {@code read(...).whenComplete((n, e) -> loop())} runs at most 8 turns
+ *       deep on the worker's stack and then unwinds. Off the pool a direct completion is injected (IO1). A count that
+ *       went down when the completion returned, as the first version's did, was 0 again by the time the caller
+ *       attached its stage: every turn that found its bytes waiting ran the next one on the caller's stack, and the
+ *       {@code StackOverflowError}, swallowed by {@code CompletableFuture}, ended the chain silently after about 4 MB
+ *       read in 4 KiB turns, or about 1,070 writes. Left as it is: a thief that steals a pushed operation and
+ *       completes its future before the caller attached its stage makes that stage run on the caller's stack, one
+ *       turn deeper; each further turn needs the thief to win that race (the window from the push to the attach)
+ *       again, every time in a row, since the first time the caller attaches first the chain moves to the completing
+ *       thread and the caller's stack unwinds: a geometric tail, not a growth (the tests' samples saw at most six such
+ *       turns in a row), and the same race any future completed by another thread has. Outside the budget too: a read
+ *       into a buffer with nothing remaining completes with 0 at once (SPEC §6) and places nothing; a loop over it
+ *       makes no progress whatever its stack does, and, as for any completed future, its stages run on the thread
+ *       that attaches them. And an outside completion (IO11) completes the future on its caller's thread.</dd>
  * </dl>
  *
  * <h2>What it does not do</h2>

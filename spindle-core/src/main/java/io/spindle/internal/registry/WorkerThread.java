@@ -437,7 +437,11 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
     /** Runs one job on this worker. Jobs do not throw; the interrupt status is cleared after each (SPEC §1). */
     public void execute(Job job) {
         JOBS_EXECUTED.setOpaque(this, jobsExecuted + 1); // opaque: single writer, statistics only
-        RUNNING_DEPTH.setOpaque(this, runningDepth + 1);
+        int depth = runningDepth; // plain: the owner reads its own writes
+        if (depth == 0) {
+            poller.topLevelJobStarting(); // IO12: a new budget of direct IO completions, only at the top level
+        }
+        RUNNING_DEPTH.setOpaque(this, depth + 1);
         int frameDepth = lazy != null ? lazy.jobStarting() : 0; // LZ8: the job's first join checks for a beat at once
         try {
             poller.jobStarting(); // IO7: a worker that holds IO and starts a job wakes the watchdog if it parked
