@@ -328,7 +328,14 @@ public final class PoolIoImpl implements PoolIO {
         }
         IoPoller own = pollers[caller.index()];
         if (own.directCompletions >= MAX_DIRECT_COMPLETIONS) { // IO12: the budget is spent
-            queueFinished(op, caller);
+            try {
+                caller.push(op);
+                return;
+            } catch (VirtualMachineError exhaustion) {
+                // E1: the push left the job out of the deque; the injector is the other way in, as in queueFinished
+                // (kept out of that loop's frames: at a stack's edge a close's queueing has no frame to spare)
+            }
+            registry.injectInternal(op);
             return;
         }
         own.directCompletions++; // IO12: plain, owner only; reset by the worker when its next top-level job starts
@@ -342,21 +349,18 @@ public final class PoolIoImpl implements PoolIO {
      */
     void queueFinished(List<IoOp<?>> finished, WorkerThread worker) {
         for (int i = 0; i < finished.size(); i++) {
-            queueFinished(finished.get(i), worker);
-        }
-    }
-
-    private void queueFinished(IoOp<?> op, WorkerThread worker) {
-        if (worker != null) {
-            try {
-                worker.push(op);
-                return;
-            } catch (VirtualMachineError exhaustion) {
-                // E1: a push that throws left the job out of the deque; the injector is the other way in (IO6: a
-                // finished operation must run, or its future stays incomplete and the pool never terminates)
+            IoOp<?> op = finished.get(i);
+            if (worker != null) {
+                try {
+                    worker.push(op);
+                    continue;
+                } catch (VirtualMachineError exhaustion) {
+                    // E1: a push that throws left the job out of the deque; the injector is the other way in (IO6:
+                    // a finished operation must run, or its future stays incomplete and the pool never terminates)
+                }
             }
+            registry.injectInternal(op);
         }
-        registry.injectInternal(op);
     }
 
     /** IO6: an operation's job ran, or it was withdrawn. */
