@@ -601,11 +601,15 @@ class OutsideIoConformanceTest {
 
             SocketChannel[] pair = fx.socketPair();
             long f2 = fill(pair[0]);
-            CompletableFuture<Integer> ws = fx.io.write(pair[0], ByteBuffer.allocate(300_000));
+            // far more than a socket holds: TCP on loopback may still take a few hundred KB after fill() saw zeros
+            // (the peer's receive buffer grows with autotuning), and a write it took whole is no longer pending
+            // (CI under load: 300,000 bytes were, and no WritePendingException came)
+            int large = 16 << 20;
+            CompletableFuture<Integer> ws = fx.io.write(pair[0], ByteBuffer.allocate(large));
             assertThrows(WritePendingException.class, () -> fx.io.write(pair[0], bytes("x")));
             CompletableFuture<Integer> rs = fx.io.read(pair[0], ByteBuffer.allocate(8)); // allowed at once
-            drain(pair[1], f2 + 300_000);
-            assertEquals(300_000, get(ws));
+            drain(pair[1], f2 + large);
+            assertEquals(large, get(ws));
             pair[1].write(bytes("q"));
             assertEquals(1, get(rs));
         }
@@ -976,7 +980,7 @@ class OutsideIoConformanceTest {
             SocketChannel[] pair = fx.socketPair();
             CompletableFuture<Integer> rs = fx.io.read(pair[0], ByteBuffer.allocate(4));
             fill(pair[0]);
-            CompletableFuture<Integer> ws = fx.io.write(pair[0], ByteBuffer.allocate(1 << 20));
+            CompletableFuture<Integer> ws = fx.io.write(pair[0], ByteBuffer.allocate(16 << 20));
             fx.io.close(pair[0]);
             if (!rs.isDone() || !ws.isDone()) {
                 notDoneAtReturn.add("socket read/write");
