@@ -119,4 +119,29 @@ public interface PoolIO {
      * @throws IOException if closing the channel fails (its pending operations fail all the same)
      */
     void close(SelectableChannel channel) throws IOException;
+
+    /**
+     * Hands {@code channel} back to the caller, for blocking code (STARTTLS, a protocol upgrade, a blocking library):
+     * the future completes once no selector of the pool holds the channel, and then {@code configureBlocking(true)}
+     * works. Until then it may throw {@link java.nio.channels.IllegalBlockingModeException}: a worker keeps a
+     * channel's registration while it has any operation pending, on that channel or another one (a server's accept),
+     * and a cancelled registration is released only by the selector's next selection, which this call brings about
+     * at once, whether the worker is asleep in its selector or busy running a job.
+     *
+     * <p>The future completes on a worker of the pool, or is complete when returned if no selector of the pool holds
+     * the channel (a channel the pool never saw, or one it let go of already). The pool forgets the channel: an
+     * operation started on it later registers it again, as a new channel (it is homed afresh). An operation started
+     * on it concurrently with this call is the caller's race: it may register the channel again before the future
+     * completes. The channel is not closed and stays in non-blocking mode.
+     *
+     * @param channel the channel to hand back; every operation the pool had on it must have ended (a withdrawn
+     *                operation counts as ended once its future is complete)
+     * @return a future that completes once no selector of the pool holds the channel
+     * @throws NullPointerException if {@code channel} is null
+     * @throws IllegalStateException if an operation is pending on {@code channel} (nothing changes then)
+     * @throws java.util.concurrent.RejectedExecutionException after {@code shutdown}, as every call: shutdown
+     *         deregisters every channel itself, and once the pool has terminated its selectors are closed and no
+     *         channel is registered with them
+     */
+    CompletableFuture<Void> deregister(SelectableChannel channel);
 }
