@@ -73,8 +73,10 @@
  *       watchdog's ticks are the price of the guarantee: a timed wake costs about 17 µs of CPU on the 2-vCPU VM.
  *       Nothing ends the watchdog while the pool lives (owners rely on it for IO8 too): a step that throws is retried
  *       after a pause, exhaustion as the workers' steps are (E4), anything else reported to the thread's handler at
- *       most once a second. A busy owner's claim of a parked watchdog retries its CAS until it sees it awake, since the
- *       watchdog may move from PARKED to SWEEPING between the claim's read and its CAS.</dd>
+ *       most once a second. The pool's close stops it before it closes the selectors, and a poll that began before
+ *       the stop and meets a closed selector is that close, not an error: it is not reported. A busy owner's claim of
+ *       a parked watchdog retries its CAS until it sees it awake, since the watchdog may move from PARKED to SWEEPING
+ *       between the claim's read and its CAS.</dd>
  *   <dt>IO8 Close.</dt>
  *   <dd>{@code PoolIO.close} detaches the channel, fails its pending operations with
  *       {@code AsynchronousCloseException} at once, closes it, and makes its home's selector deregister the key now
