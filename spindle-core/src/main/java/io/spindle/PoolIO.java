@@ -41,6 +41,29 @@ import java.util.concurrent.CompletableFuture;
  * outcome instead, on the calling thread, and return false: the future is done either way, and nothing the channel
  * gave is lost.
  *
+ * <p><b>What a withdrawal does not do.</b>
+ * <ul>
+ *   <li>It does not undo a write. A {@code write} withdrawn part of the way (its socket's buffer filled, then the
+ *       future was cancelled or timed out) has sent the bytes before {@code src}'s position, and only those: Spindle
+ *       neither sends the rest nor takes anything back, and from the withdrawal on it no longer touches {@code src}.
+ *       The peer has a partial message, so the stream is usually beyond repair: close the channel, or write the
+ *       remaining bytes yourself. (A write that went out whole before the withdrawal completes with its count
+ *       instead.)</li>
+ *   <li>It does not close the channel: {@code cancel(true)} withdraws the operation exactly as {@code cancel(false)}
+ *       does ({@code mayInterruptIfRunning} is ignored, where {@code AsynchronousChannel} may close the channel).
+ *       Close it through {@link #close} if that is what you want.</li>
+ *   <li>Only the operation's own future withdraws it. A timeout on a dependent stage ({@code io.read(c,
+ *       b).thenApply(f).orTimeout(...)}) completes that stage only: the read stays pending, takes the next bytes into
+ *       {@code b}, and a second read is refused with {@code ReadPendingException}. Put {@code orTimeout} on the
+ *       future the operation returned.</li>
+ * </ul>
+ *
+ * <p><b>Waiting from a worker.</b> {@code join()} and the untimed {@code get()} of these futures, called on one of the
+ * pool's workers, run the pool's jobs until the future completes, so they work even on a one-thread pool. The timed
+ * {@code get(timeout, unit)} blocks the calling thread as usual; since a future completes on a worker, the only worker
+ * of a one-thread pool waiting in a timed {@code get} for its own IO cannot see it complete: the completion waits for
+ * that worker, and the {@code get} times out. Chain a stage instead, or wait with {@code join()}.
+ *
  * <p><b>Shutdown.</b> {@code shutdown()} completes every pending operation exceptionally with {@link
  * java.nio.channels.ShutdownChannelGroupException} and deregisters its channel (the channel stays open: it belongs to
  * the caller).
