@@ -278,7 +278,10 @@ public final class IoPoller implements Blocker {
         // allocated before the lock, as in flushAfterCancel
         List<IoOp<?>> finished = new ArrayList<>();
         Consumer<SelectionKey> handle = key -> handleReadyKey(key, finished);
-        deregistrations.add(wait); // before the try of the lock: a holder that made us fail releases after this
+        // The queue's add is a volatile CAS, before tryLock's volatile read of the lock: if that read sees the lock
+        // held, the holder's unlock (a volatile write) comes after it, and so does its release's isEmpty (a volatile
+        // read after the unlock), which therefore sees this wait
+        deregistrations.add(wait);
         if (!pollLock.tryLock()) {
             s.wakeup(); // the holder may be the owner in a select without a timeout that began before our cancel
             return;
@@ -297,6 +300,8 @@ public final class IoPoller implements Blocker {
      */
     private void releasePollLock(Consumer<SelectionKey> onReady) {
         pollLock.unlock();
+        // isEmpty: a volatile read after the unlock's volatile write, so it sees every wait whose caller's tryLock
+        // found the lock held by us (awaitDeregistration)
         while (!deregistrations.isEmpty()) {
             completeDeregistered();
             Selector s = selector;
@@ -321,6 +326,8 @@ public final class IoPoller implements Blocker {
     /** IO12: hand-backs whose key this selector deregistered are done; exactly one thread removes each (the queue). */
     private void completeDeregistered() {
         for (Deregistration.Wait w : deregistrations) {
+            // done(): the channel's key lock orders it after the select's deregistration; remove: the queue's CAS,
+            // which exactly one of the threads that found it done wins
             if (w.done() && deregistrations.remove(w)) {
                 w.deregistered();
             }
