@@ -33,7 +33,7 @@ final class ChannelState {
     /** The interest the key was last given (IO4: added at once, removed lazily). */
     private int registeredInterest;
     /**
-     * Removed from the pool (closed through PoolIO, found closed, shut down, or handed back: IO12): a new operation
+     * Removed from the pool (closed through PoolIO, found closed, shut down, or handed back: IO13): a new operation
      * finds it so and looks the channel up again.
      */
     private boolean detached;
@@ -263,7 +263,7 @@ final class ChannelState {
     // --- hand-back (PoolIO.deregister) -------------------------------------------------------------------------------
 
     /**
-     * IO12: detaches this state for a hand-back and cancels its key (the caller then waits for a select of the home to
+     * IO13: detaches this state for a hand-back and cancels its key (the caller then waits for a select of the home to
      * deregister it). Later operations on the channel find the state detached, look it up again and register it anew.
      * A withdrawing operation whose future is complete ends its withdrawal here first, as a placement would (a stage
      * of a cancelled read that hands the channel back runs before the cancel's second step).
@@ -287,7 +287,7 @@ final class ChannelState {
         }
         detached = true;
         if (key != null) {
-            key.cancel(); // deregistered by the home's next select (IO12: the caller makes one happen)
+            key.cancel(); // deregistered by the home's next select (IO13: the caller makes one happen)
             key = null;
             registeredInterest = 0;
         }
@@ -342,7 +342,7 @@ final class ChannelState {
      * place, under the monitor: ends the withdrawal of {@code old}, in the slot a new operation wants, if it is
      * WITHDRAWING and its future is complete (a dependent stage of that future starts the next read before the
      * completion's second step). Its terminate count is given back here, under the monitor, which is safe only
-     * because the placing caller (or a hand-back, IO12) holds a count of its own: this cannot be the pool's last.
+     * because the placing caller (or a hand-back, IO13) holds a count of its own: this cannot be the pool's last.
      *
      * @return whether the slot is free now
      */

@@ -8,7 +8,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One hand-back of a channel ({@code PoolIO.deregister}, IO12): the caller's future, and the cancelled keys of the
+ * One hand-back of a channel ({@code PoolIO.deregister}, IO13): the caller's future, and the cancelled keys of the
  * channel that selectors of the pool still hold. Each key waits in its poller's queue until a select that ended after
  * its cancel deregistered it; the last one makes this a job that completes the future on the pool (IO1). From the
  * call until that job ran it holds a terminate count (IO6), so the pool does not terminate with the future incomplete.

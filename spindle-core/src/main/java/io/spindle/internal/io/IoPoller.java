@@ -20,7 +20,7 @@ import java.util.function.Consumer;
 /**
  * One worker's poller (EMPER's per-worker IoContext, IO2): a {@link Selector} opened on first use, the channels whose
  * home it is, and the worker's {@link Blocker}. A worker that holds IO blocks in its selector, so that one wait
- * returns on its own IO or on a wake-up (IO5); one that holds none parks, as before. The invariants IO1..IO12 cited
+ * returns on its own IO or on a wake-up (IO5); one that holds none parks, as before. The invariants IO1..IO13 cited
  * here are in this package's {@code package-info.java}.
  */
 public final class IoPoller implements Blocker {
@@ -79,7 +79,7 @@ public final class IoPoller implements Blocker {
     /** Held by whoever selects: the owner's blocking or busy poll, or the watchdog's poll for a busy owner (IO7). */
     private final ReentrantLock pollLock = new ReentrantLock();
     /**
-     * IO12: hand-backs whose cancelled key this selector still holds. Any thread adds one and then selects or wakes
+     * IO13: hand-backs whose cancelled key this selector still holds. Any thread adds one and then selects or wakes
      * the selector; whoever releases the poll lock completes those a select since deregistered (releasePollLock).
      */
     private final ConcurrentLinkedQueue<Deregistration.Wait> deregistrations = new ConcurrentLinkedQueue<>();
@@ -217,7 +217,7 @@ public final class IoPoller implements Blocker {
         } catch (IOException e) {
             throw new UncheckedIOException("selector failed", e);
         } finally {
-            releasePollLock(collectReady); // IO12
+            releasePollLock(collectReady); // IO13
         }
         return !readyKeys.isEmpty();
     }
@@ -247,7 +247,7 @@ public final class IoPoller implements Blocker {
 
     /**
      * flushAfterCancel and awaitDeregistration, holding the poll lock: one selectNow, which deregisters every key
-     * cancelled before it, then the lock's release (IO12) and the hand-out of what the select finished (IO6).
+     * cancelled before it, then the lock's release (IO13) and the hand-out of what the select finished (IO6).
      */
     private void selectNowAndRelease(Selector s, Consumer<SelectionKey> handle, List<IoOp<?>> finished,
                                      WorkerThread caller) {
@@ -267,7 +267,7 @@ public final class IoPoller implements Blocker {
     }
 
     /**
-     * IO12, any thread, for PoolIO.deregister: {@code wait}'s key, cancelled before this call, must be deregistered by
+     * IO13, any thread, for PoolIO.deregister: {@code wait}'s key, cancelled before this call, must be deregistered by
      * this selector, and the hand-back completes once it is. The caller selects once itself if it gets the poll lock;
      * otherwise the holder's release of the lock (releasePollLock) sees the queued wait, and a wakeup ends a blocking
      * select of the holder, which deregisters the key on its way out (the JDK's select processes cancelled keys after
@@ -290,7 +290,7 @@ public final class IoPoller implements Blocker {
     }
 
     /**
-     * IO12: every holder of the poll lock releases it here. A hand-back queued while the lock was held (its caller's
+     * IO13: every holder of the poll lock releases it here. A hand-back queued while the lock was held (its caller's
      * tryLock failed) is completed once a select that ended after its cancel deregistered its key: one of ours, or,
      * if that select ended before the cancel, a selectNow made here. If the lock is taken again meanwhile, its new
      * holder selects after the hand-back was queued and releases here in turn; a wakeup ends its select in case it
@@ -323,7 +323,7 @@ public final class IoPoller implements Blocker {
         }
     }
 
-    /** IO12: hand-backs whose key this selector deregistered are done; exactly one thread removes each (the queue). */
+    /** IO13: hand-backs whose key this selector deregistered are done; exactly one thread removes each (the queue). */
     private void completeDeregistered() {
         for (Deregistration.Wait w : deregistrations) {
             // done(): the channel's key lock orders it after the select's deregistration; remove: the queue's CAS,
@@ -393,7 +393,7 @@ public final class IoPoller implements Blocker {
         } catch (IOException e) {
             throw new UncheckedIOException("selector failed", e);
         } finally {
-            releasePollLock(collectReady); // IO12: a hand-back's wakeup may be what ended this select
+            releasePollLock(collectReady); // IO13: a hand-back's wakeup may be what ended this select
         }
     }
 
@@ -438,7 +438,7 @@ public final class IoPoller implements Blocker {
                     selector.selectNow(handle);
                     countPoll();
                 } finally {
-                    releasePollLock(handle); // IO12
+                    releasePollLock(handle); // IO13
                 }
             }
             if (sweepRequested) {
@@ -517,7 +517,7 @@ public final class IoPoller implements Blocker {
             throw new UncheckedIOException("selector failed", e);
         } finally {
             try {
-                releasePollLock(handle); // IO12
+                releasePollLock(handle); // IO13
             } finally {
                 io.queueFinished(finished, worker); // IO6: what finished runs, even after a failure
             }
@@ -646,7 +646,7 @@ public final class IoPoller implements Blocker {
         return s;
     }
 
-    /** IO12: the channel's key in this poller's selector, cancelled or not, until the selector deregisters it. */
+    /** IO13: the channel's key in this poller's selector, cancelled or not, until the selector deregisters it. */
     SelectionKey keyFor(java.nio.channels.SelectableChannel channel) {
         Selector s = selector; // volatile
         return s == null ? null : channel.keyFor(s);

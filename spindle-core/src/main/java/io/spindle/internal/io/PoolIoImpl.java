@@ -27,14 +27,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A pool's {@link PoolIO} (SPEC §6): argument checks, the channel table, where each operation goes (IO2), and what
  * happens to finished ones (IO1), to cancelled ones (IO3), on close (IO8), on shutdown (IO9) and on a hand-back
- * (IO12). The invariants IO1..IO12 are in this package's {@code package-info.java}.
+ * (IO13). The invariants IO1..IO13 are in this package's {@code package-info.java}.
  */
 public final class PoolIoImpl implements PoolIO {
     private final Registry registry;
     private final IoPoller[] pollers;
     /**
      * Every channel with a state in this pool; an entry leaves on close, when found closed, on shutdown, and when the
-     * channel is handed back (IO12).
+     * channel is handed back (IO13).
      */
     private final ConcurrentHashMap<SelectableChannel, ChannelState> channels = new ConcurrentHashMap<>();
     /** Round robin over the workers for channels first used off the pool. */
@@ -154,7 +154,7 @@ public final class PoolIoImpl implements PoolIO {
     }
 
     /**
-     * IO12: hands the channel back. Its state leaves the table (so that a later operation registers it anew) and its
+     * IO13: hands the channel back. Its state leaves the table (so that a later operation registers it anew) and its
      * key is cancelled; then each selector of ours that still holds a cancelled key of the channel is made to select
      * ({@link IoPoller#awaitDeregistration}), and the future completes on the pool once none holds one.
      */
@@ -167,7 +167,7 @@ public final class PoolIoImpl implements PoolIO {
             ChannelState s = channels.get(channel);
             if (s != null) {
                 s.detachForHandBack(); // IllegalStateException if an operation is pending, leaving all as it was
-                channels.remove(channel, s); // IO12: the next operation makes a new state and registers it again
+                channels.remove(channel, s); // IO13: the next operation makes a new state and registers it again
             }
             // Every selector of ours that still holds a key of the channel: the one cancelled just now, or one that an
             // idle home (IO4), a close or shutdown cancelled and no select has deregistered yet. A valid key belongs to
@@ -203,7 +203,7 @@ public final class PoolIoImpl implements PoolIO {
         }
     }
 
-    /** IO12, IO1: every key of a hand-back is deregistered; its job completes the future on a worker. */
+    /** IO13, IO1: every key of a hand-back is deregistered; its job completes the future on a worker. */
     void queueDeregistration(Deregistration d) {
         // injected, whichever thread found the last key gone: that may be an owner inside a sleep step, which cannot
         // push (IO1); a hand-back is rare enough that the injector's cost does not matter

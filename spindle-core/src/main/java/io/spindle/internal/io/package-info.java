@@ -12,7 +12,7 @@
  * {@code Deregistration} is a hand-back ({@code PoolIO.deregister}) waiting for its channel's keys to go.
  * {@code IoWatchdog} polls for busy owners.
  *
- * <h2>Invariants (cited in the code as IO1..IO12)</h2>
+ * <h2>Invariants (cited in the code as IO1..IO13)</h2>
  * <dl>
  *   <dt>IO1 Futures complete on a worker.</dt>
  *   <dd>A finished operation is a job: the worker that finished it pushes it onto its own deque (where others can steal
@@ -40,7 +40,7 @@
  *       and deregisters them with one {@code selectNow} first, and the next operation registers its channel again
  *       (see IO8 for why such a poller must not keep keys). So a home that holds other IO (a server's accept) keeps
  *       the key of a channel whose operations all ended, and the channel cannot go back to blocking mode until it is
- *       handed back (IO12). A thread other than the owner that takes the home's last pending operation away (a
+ *       handed back (IO13). A thread other than the owner that takes the home's last pending operation away (a
  *       cancel, the watchdog's or a closer's poll) wakes the owner, so that it blocks again holding nothing and
  *       deregisters its keys; a look for closed channels that detaches one (the table's amortized look) makes its
  *       home deregister the key at once, as close does.</dd>
@@ -147,7 +147,7 @@
  *       count leaks that count (the pool does not terminate). A call-free owed path, as E1's {@code Termination.owed},
  *       would close both; a reviewer's test (400 cancels at every depth of a stack's edge) still sees them in some
  *       rounds.</dd>
- *   <dt>IO12 A hand-back completes once no selector of the pool holds the channel.</dt>
+ *   <dt>IO13 A hand-back completes once no selector of the pool holds the channel.</dt>
  *   <dd>{@code PoolIO.deregister} refuses a channel with an operation pending (a WITHDRAWING one whose future is
  *       complete ends its withdrawal first, as a placement does: IO11), and otherwise, under the channel's monitor,
  *       detaches its state and cancels its key, then removes the state from the table, so that the next operation
