@@ -56,6 +56,29 @@ import java.util.concurrent.CompletableFuture;
  * outcome instead, on the calling thread, and return false: the future is done either way, and nothing the channel
  * gave is lost.
  *
+ * <p><b>What a withdrawal does not do.</b>
+ * <ul>
+ *   <li>It does not undo a write. A {@code write} withdrawn part of the way (its socket's buffer filled, then the
+ *       future was cancelled or timed out) has sent the bytes before {@code src}'s position, and only those: Spindle
+ *       neither sends the rest nor takes anything back, and from the withdrawal on it no longer touches {@code src}.
+ *       The peer has a partial message, so the stream is usually beyond repair: close the channel, or write the
+ *       remaining bytes yourself. (A write that went out whole before the withdrawal completes with its count
+ *       instead.)</li>
+ *   <li>It does not close the channel: {@code cancel(true)} withdraws the operation exactly as {@code cancel(false)}
+ *       does ({@code mayInterruptIfRunning} is ignored, where {@code AsynchronousChannel} may close the channel).
+ *       Close it through {@link #close} if that is what you want.</li>
+ *   <li>Only the operation's own future withdraws it. A timeout on a dependent stage ({@code io.read(c,
+ *       b).thenApply(f).orTimeout(...)}) completes that stage only: the read stays pending, takes the next bytes into
+ *       {@code b}, and a second read is refused with {@code ReadPendingException}. Put {@code orTimeout} on the
+ *       future the operation returned.</li>
+ * </ul>
+ *
+ * <p><b>Waiting from a worker.</b> {@code join()} and the untimed {@code get()} of these futures, called on one of the
+ * pool's workers, run the pool's jobs until the future completes, so they work even on a one-thread pool. The timed
+ * {@code get(timeout, unit)} blocks the calling thread as usual; since a future completes on a worker, the only worker
+ * of a one-thread pool waiting in a timed {@code get} for its own IO cannot see it complete: the completion waits for
+ * that worker, and the {@code get} times out. Chain a stage instead, or wait with {@code join()}.
+ *
  * <p><b>Shutdown.</b> {@code shutdown()} completes every pending operation exceptionally with {@link
  * java.nio.channels.ShutdownChannelGroupException} and deregisters its channel (the channel stays open: it belongs to
  * the caller).
@@ -134,4 +157,29 @@ public interface PoolIO {
      * @throws IOException if closing the channel fails (its pending operations fail all the same)
      */
     void close(SelectableChannel channel) throws IOException;
+
+    /**
+     * Hands {@code channel} back to the caller, for blocking code (STARTTLS, a protocol upgrade, a blocking library):
+     * the future completes once no selector of the pool holds the channel, and then {@code configureBlocking(true)}
+     * works. Until then it may throw {@link java.nio.channels.IllegalBlockingModeException}: a worker keeps a
+     * channel's registration while it has any operation pending, on that channel or another one (a server's accept),
+     * and a cancelled registration is released only by the selector's next selection, which this call brings about
+     * at once, whether the worker is asleep in its selector or busy running a job.
+     *
+     * <p>The future completes on a worker of the pool, or is complete when returned if no selector of the pool holds
+     * the channel (a channel the pool never saw, or one it let go of already). The pool forgets the channel: an
+     * operation started on it later registers it again, as a new channel (it is homed afresh). An operation started
+     * on it concurrently with this call is the caller's race: it may register the channel again before the future
+     * completes. The channel is not closed and stays in non-blocking mode.
+     *
+     * @param channel the channel to hand back; every operation the pool had on it must have ended (a withdrawn
+     *                operation counts as ended once its future is complete)
+     * @return a future that completes once no selector of the pool holds the channel
+     * @throws NullPointerException if {@code channel} is null
+     * @throws IllegalStateException if an operation is pending on {@code channel} (nothing changes then)
+     * @throws java.util.concurrent.RejectedExecutionException after {@code shutdown}, as every call: shutdown
+     *         deregisters every channel itself, and once the pool has terminated its selectors are closed and no
+     *         channel is registered with them
+     */
+    CompletableFuture<Void> deregister(SelectableChannel channel);
 }

@@ -32,7 +32,10 @@ final class ChannelState {
     private SelectionKey key;
     /** The interest the key was last given (IO4: added at once, removed lazily). */
     private int registeredInterest;
-    /** Removed from the pool (closed through PoolIO, found closed, or shut down): new operations fail at once. */
+    /**
+     * Removed from the pool (closed through PoolIO, found closed, shut down, or handed back: IO13): a new operation
+     * finds it so and looks the channel up again.
+     */
     private boolean detached;
 
     ChannelState(PoolIoImpl io, SelectableChannel channel, IoPoller home) {
@@ -257,6 +260,47 @@ final class ChannelState {
         }
     }
 
+    // --- hand-back (PoolIO.deregister) -------------------------------------------------------------------------------
+
+    /**
+     * IO13: detaches this state for a hand-back and cancels its key (the caller then waits for a select of the home to
+     * deregister it). Later operations on the channel find the state detached, look it up again and register it anew.
+     * A withdrawing operation whose future is complete ends its withdrawal here first, as a placement would (a stage
+     * of a cancelled read that hands the channel back runs before the cancel's second step).
+     *
+     * @throws IllegalStateException naming the pending operation, if one is: nothing changes then
+     */
+    synchronized void detachForHandBack() {
+        if (detached) {
+            return; // closed, found closed or shut down: nothing pending, the key was cancelled then
+        }
+        IoOp<?> pending = stillPending(read);
+        pending = pending != null ? pending : stillPending(write);
+        pending = pending != null ? pending : stillPending(acceptOrConnect);
+        for (int i = readies.size() - 1; i >= 0 && pending == null; i--) {
+            pending = stillPending(readies.get(i));
+        }
+        if (pending != null) {
+            throw new IllegalStateException("cannot hand back " + channel + ": a "
+                    + pending.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT)
+                    + " is pending on it (deregister needs every operation on the channel to have ended)");
+        }
+        detached = true;
+        if (key != null) {
+            key.cancel(); // deregistered by the home's next select (IO13: the caller makes one happen)
+            key = null;
+            registeredInterest = 0;
+        }
+    }
+
+    /** detachForHandBack: {@code op} if it still holds its slot, after ending a withdrawal whose future is done. */
+    private IoOp<?> stillPending(IoOp<?> op) {
+        if (op == null || endWithdrawalForPlacement(op)) {
+            return null;
+        }
+        return op;
+    }
+
     // --- cancel, close, shutdown ------------------------------------------------------------------------------------
 
     /**
@@ -298,7 +342,7 @@ final class ChannelState {
      * place, under the monitor: ends the withdrawal of {@code old}, in the slot a new operation wants, if it is
      * WITHDRAWING and its future is complete (a dependent stage of that future starts the next read before the
      * completion's second step). Its terminate count is given back here, under the monitor, which is safe only
-     * because the placing caller holds a count of its own: this cannot be the pool's last.
+     * because the placing caller (or a hand-back, IO13) holds a count of its own: this cannot be the pool's last.
      *
      * @return whether the slot is free now
      */

@@ -20,7 +20,7 @@ import java.util.function.Consumer;
 /**
  * One worker's poller (EMPER's per-worker IoContext, IO2): a {@link Selector} opened on first use, the channels whose
  * home it is, and the worker's {@link Blocker}. A worker that holds IO blocks in its selector, so that one wait
- * returns on its own IO or on a wake-up (IO5); one that holds none parks, as before. The invariants IO1..IO12 cited
+ * returns on its own IO or on a wake-up (IO5); one that holds none parks, as before. The invariants IO1..IO13 cited
  * here are in this package's {@code package-info.java}.
  */
 public final class IoPoller implements Blocker {
@@ -78,6 +78,11 @@ public final class IoPoller implements Blocker {
     private final ConcurrentLinkedQueue<ChannelState> interestRequests = new ConcurrentLinkedQueue<>();
     /** Held by whoever selects: the owner's blocking or busy poll, or the watchdog's poll for a busy owner (IO7). */
     private final ReentrantLock pollLock = new ReentrantLock();
+    /**
+     * IO13: hand-backs whose cancelled key this selector still holds. Any thread adds one and then selects or wakes
+     * the selector; whoever releases the poll lock completes those a select since deregistered (releasePollLock).
+     */
+    private final ConcurrentLinkedQueue<Deregistration.Wait> deregistrations = new ConcurrentLinkedQueue<>();
     /** Owner only: keys its blocking select reported, handled once it left its sleep ({@link #processReady}). */
     private final ArrayList<SelectionKey> readyKeys = new ArrayList<>();
     private final Consumer<SelectionKey> collectReady = this::collect;
@@ -216,7 +221,7 @@ public final class IoPoller implements Blocker {
         } catch (IOException e) {
             throw new UncheckedIOException("selector failed", e);
         } finally {
-            pollLock.unlock();
+            releasePollLock(collectReady); // IO13
         }
         return !readyKeys.isEmpty();
     }
@@ -236,20 +241,101 @@ public final class IoPoller implements Blocker {
         // lock and the try whose finally unlocks, or the lock stays held by a thread that went on, and the owner's
         // next select waits for it for ever
         List<IoOp<?>> finished = new ArrayList<>();
+        Consumer<SelectionKey> handle = key -> handleReadyKey(key, finished);
         if (!pollLock.tryLock()) {
             s.wakeup(); // the select in progress deregisters on its way out; a sticky wakeup if it has just ended
             return;
         }
+        selectNowAndRelease(s, handle, finished, caller);
+    }
+
+    /**
+     * flushAfterCancel and awaitDeregistration, holding the poll lock: one selectNow, which deregisters every key
+     * cancelled before it, then the lock's release (IO13) and the hand-out of what the select finished (IO6).
+     */
+    private void selectNowAndRelease(Selector s, Consumer<SelectionKey> handle, List<IoOp<?>> finished,
+                                     WorkerThread caller) {
         try {
-            s.selectNow(key -> handleReadyKey(key, finished));
+            s.selectNow(handle);
             countPoll();
         } catch (IOException e) {
             throw new UncheckedIOException("selector failed", e);
         } finally {
-            pollLock.unlock();
-            io.queueFinished(finished, caller); // IO6: what finished runs, even after a failure
+            try {
+                releasePollLock(handle);
+            } finally {
+                io.queueFinished(finished, caller); // IO6: what finished runs, even after a failure
+            }
         }
         wakeIfLastOperationLeftElsewhere(); // our selectNow may have finished the owner's last operation
+    }
+
+    /**
+     * IO13, any thread, for PoolIO.deregister: {@code wait}'s key, cancelled before this call, must be deregistered by
+     * this selector, and the hand-back completes once it is. The caller selects once itself if it gets the poll lock;
+     * otherwise the holder's release of the lock (releasePollLock) sees the queued wait, and a wakeup ends a blocking
+     * select of the holder, which deregisters the key on its way out (the JDK's select processes cancelled keys after
+     * its wait as well as before it).
+     */
+    void awaitDeregistration(Deregistration.Wait wait, WorkerThread caller) {
+        Selector s = selector; // not null: the key is of this selector
+        // allocated before the lock, as in flushAfterCancel
+        List<IoOp<?>> finished = new ArrayList<>();
+        Consumer<SelectionKey> handle = key -> handleReadyKey(key, finished);
+        // The queue's add is a volatile CAS, before tryLock's volatile read of the lock: if that read sees the lock
+        // held, the holder's unlock (a volatile write) comes after it, and so does its release's isEmpty (a volatile
+        // read after the unlock), which therefore sees this wait
+        deregistrations.add(wait);
+        if (!pollLock.tryLock()) {
+            s.wakeup(); // the holder may be the owner in a select without a timeout that began before our cancel
+            return;
+        }
+        selectNowAndRelease(s, handle, finished, caller);
+    }
+
+    /**
+     * IO13: every holder of the poll lock releases it here. A hand-back queued while the lock was held (its caller's
+     * tryLock failed) is completed once a select that ended after its cancel deregistered its key: one of ours, or,
+     * if that select ended before the cancel, a selectNow made here. If the lock is taken again meanwhile, its new
+     * holder selects after the hand-back was queued and releases here in turn; a wakeup ends its select in case it
+     * is the owner's, which has no timeout (the wakeup stays pending for it: nobody else selects while it holds the
+     * lock). Only tries the lock, never waits for it (IO10's parking path). {@code onReady} handles what such a
+     * select finds ready, as the caller's own select did.
+     */
+    private void releasePollLock(Consumer<SelectionKey> onReady) {
+        pollLock.unlock();
+        // isEmpty: a volatile read after the unlock's volatile write, so it sees every wait whose caller's tryLock
+        // found the lock held by us (awaitDeregistration)
+        while (!deregistrations.isEmpty()) {
+            completeDeregistered();
+            Selector s = selector;
+            if (deregistrations.isEmpty() || s == null) {
+                return;
+            }
+            if (!pollLock.tryLock()) {
+                s.wakeup();
+                return;
+            }
+            try {
+                s.selectNow(onReady); // deregisters every key cancelled before it: the loop then completes them
+                countPoll();
+            } catch (IOException e) {
+                throw new UncheckedIOException("selector failed", e);
+            } finally {
+                pollLock.unlock();
+            }
+        }
+    }
+
+    /** IO13: hand-backs whose key this selector deregistered are done; exactly one thread removes each (the queue). */
+    private void completeDeregistered() {
+        for (Deregistration.Wait w : deregistrations) {
+            // done(): the channel's key lock orders it after the select's deregistration; remove: the queue's CAS,
+            // which exactly one of the threads that found it done wins
+            if (w.done() && deregistrations.remove(w)) {
+                w.deregistered();
+            }
+        }
     }
 
     private void collect(SelectionKey key) {
@@ -311,7 +397,7 @@ public final class IoPoller implements Blocker {
         } catch (IOException e) {
             throw new UncheckedIOException("selector failed", e);
         } finally {
-            pollLock.unlock();
+            releasePollLock(collectReady); // IO13: a hand-back's wakeup may be what ended this select
         }
     }
 
@@ -340,6 +426,7 @@ public final class IoPoller implements Blocker {
             return null;
         }
         List<IoOp<?>> finished = new ArrayList<>();
+        Consumer<SelectionKey> handle = key -> handleReadyKey(key, finished);
         boolean handedOut = false;
         try {
             applyInterestRequests(ownSelector(), finished);
@@ -352,10 +439,10 @@ public final class IoPoller implements Blocker {
                 // yielding can be long on an oversubscribed machine) is not left until it blocks. Skipped if someone
                 // else polls right now: they hand out what they find.
                 try {
-                    selector.selectNow(key -> handleReadyKey(key, finished));
+                    selector.selectNow(handle);
                     countPoll();
                 } finally {
-                    pollLock.unlock();
+                    releasePollLock(handle); // IO13
                 }
             }
             if (sweepRequested) {
@@ -427,13 +514,14 @@ public final class IoPoller implements Blocker {
             return;
         }
         List<IoOp<?>> finished = new ArrayList<>(); // before the lock, as in flushAfterCancel
+        Consumer<SelectionKey> handle = key -> handleReadyKey(key, finished);
         if (!pollLock.tryLock()) {
             return;
         }
         try {
             Selector sel = ownSelector();
             applyInterestRequests(sel, finished);
-            sel.selectNow(key -> handleReadyKey(key, finished));
+            sel.selectNow(handle);
             countPoll();
             if (sweepIsDue()) {
                 io.sweepClosed(this, finished); // IO8
@@ -441,8 +529,11 @@ public final class IoPoller implements Blocker {
         } catch (IOException e) {
             throw new UncheckedIOException("selector failed", e);
         } finally {
-            pollLock.unlock();
-            io.queueFinished(finished, worker); // IO6: what finished runs, even after a failure
+            try {
+                releasePollLock(handle); // IO13
+            } finally {
+                io.queueFinished(finished, worker); // IO6: what finished runs, even after a failure
+            }
         }
         wakeIfLastOperationLeftElsewhere(); // the watchdog's poll may have finished the owner's last operation
     }
@@ -566,6 +657,12 @@ public final class IoPoller implements Blocker {
             }
         }
         return s;
+    }
+
+    /** IO13: the channel's key in this poller's selector, cancelled or not, until the selector deregisters it. */
+    SelectionKey keyFor(java.nio.channels.SelectableChannel channel) {
+        Selector s = selector; // volatile
+        return s == null ? null : channel.keyFor(s);
     }
 
     /** For HINT_PIPE: the selector the owner blocks in, so that the hint pipe can be watched there too. */

@@ -1,6 +1,7 @@
 package io.spindle.internal.io;
 
 import io.spindle.PoolIO;
+import io.spindle.internal.executor.PoolCompletableFuture;
 import io.spindle.internal.registry.Registry;
 import io.spindle.internal.registry.WorkerThread;
 
@@ -11,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.IllegalBlockingModeException;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
@@ -25,12 +27,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A pool's {@link PoolIO} (SPEC §6): argument checks, the channel table, where each operation goes (IO2), and what
  * happens to finished ones (IO1, and IO12 for those that finish at their call), to cancelled ones (IO3), on close
- * (IO8) and on shutdown (IO9). The invariants IO1..IO12 are in this package's {@code package-info.java}.
+ * (IO8), on shutdown (IO9) and on a hand-back (IO13). The invariants IO1..IO13 are in this package's {@code
+ * package-info.java}.
  */
 public final class PoolIoImpl implements PoolIO {
     private final Registry registry;
     private final IoPoller[] pollers;
-    /** Every channel with a state in this pool; an entry leaves on close, when found closed, and on shutdown. */
+    /**
+     * Every channel with a state in this pool; an entry leaves on close, when found closed, on shutdown, and when the
+     * channel is handed back (IO13).
+     */
     private final ConcurrentHashMap<SelectableChannel, ChannelState> channels = new ConcurrentHashMap<>();
     /** Round robin over the workers for channels first used off the pool. */
     private final AtomicInteger nextHome = new AtomicInteger();
@@ -147,6 +153,63 @@ public final class PoolIoImpl implements PoolIO {
                 s.home.flushAfterCancel(caller); // IO8: the close takes effect now, not at the home's next select
             }
         }
+    }
+
+    /**
+     * IO13: hands the channel back. Its state leaves the table (so that a later operation registers it anew) and its
+     * key is cancelled; then each selector of ours that still holds a cancelled key of the channel is made to select
+     * ({@link IoPoller#awaitDeregistration}), and the future completes on the pool once none holds one.
+     */
+    @Override
+    public CompletableFuture<Void> deregister(SelectableChannel channel) {
+        Objects.requireNonNull(channel, "channel");
+        registry.acquireIoCount(); // IO6: RejectedExecutionException after shutdown; held until the future's job ran
+        boolean queued = false;
+        try {
+            ChannelState s = channels.get(channel);
+            if (s != null) {
+                s.detachForHandBack(); // IllegalStateException if an operation is pending, leaving all as it was
+                channels.remove(channel, s); // IO13: the next operation makes a new state and registers it again
+            }
+            // Every selector of ours that still holds a key of the channel: the one cancelled just now, or one that an
+            // idle home (IO4), a close or shutdown cancelled and no select has deregistered yet. A valid key belongs to
+            // an operation started after the hand-back (the caller's race): it is not waited for.
+            IoPoller[] holding = new IoPoller[pollers.length];
+            SelectionKey[] keys = new SelectionKey[pollers.length];
+            int n = 0;
+            for (IoPoller p : pollers) {
+                SelectionKey k = p.keyFor(channel);
+                if (k != null && !k.isValid()) {
+                    holding[n] = p;
+                    keys[n++] = k;
+                }
+            }
+            if (n == 0) {
+                // nothing to wait for (a channel the pool never saw, or one no selector holds): complete when
+                // returned, so its dependents run on whichever thread chains them, as for the empty read
+                PoolCompletableFuture<Void> done = new PoolCompletableFuture<>(registry.executor());
+                done.complete(null);
+                return done;
+            }
+            Deregistration d = new Deregistration(this, registry.executor(), n);
+            queued = true; // from here the count is the job's: the last key's waiter queues it (IO6)
+            WorkerThread caller = WorkerThread.currentOf(registry);
+            for (int i = 0; i < n; i++) {
+                holding[i].awaitDeregistration(new Deregistration.Wait(d, keys[i]), caller);
+            }
+            return d.future;
+        } finally {
+            if (!queued) {
+                registry.releaseIoCount();
+            }
+        }
+    }
+
+    /** IO13, IO1: every key of a hand-back is deregistered; its job completes the future on a worker. */
+    void queueDeregistration(Deregistration d) {
+        // injected, whichever thread found the last key gone: that may be an owner inside a sleep step, which cannot
+        // push (IO1); a hand-back is rare enough that the injector's cost does not matter
+        registry.injectInternal(d);
     }
 
     private interface OpFactory<T> {

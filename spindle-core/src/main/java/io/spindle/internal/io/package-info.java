@@ -9,9 +9,10 @@
  * ({@code ChannelState}: the channel's home poller, its key, one slot per pending operation), and what becomes of
  * finished, cancelled, closed and shut-down operations. {@code IoOp} and its five kinds in {@code IoOps} are the
  * operations: a non-blocking step each, and, once finished, a job that completes the caller's future.
+ * {@code Deregistration} is a hand-back ({@code PoolIO.deregister}) waiting for its channel's keys to go.
  * {@code IoWatchdog} polls for busy owners.
  *
- * <h2>Invariants (cited in the code as IO1..IO12)</h2>
+ * <h2>Invariants (cited in the code as IO1..IO13)</h2>
  * <dl>
  *   <dt>IO1 Futures complete on a worker.</dt>
  *   <dd>A finished operation is a job: the worker that finished it pushes it onto its own deque (where others can steal
@@ -37,10 +38,12 @@
  *       for OP_READ makes no first attempt (readiness drives it). A poller about to block holding no pending
  *       operation (it parks, or, as HINT_PIPE's watcher, selects only for the hint pipe) cancels its channels' keys
  *       and deregisters them with one {@code selectNow} first, and the next operation registers its channel again
- *       (see IO8 for why such a poller must not keep keys). A thread other than the owner that takes the home's last
- *       pending operation away (a cancel, the watchdog's or a closer's poll) wakes the owner, so that it blocks again
- *       holding nothing and deregisters its keys; a look for closed channels that detaches one (the table's
- *       amortized look) makes its home deregister the key at once, as close does.</dd>
+ *       (see IO8 for why such a poller must not keep keys). So a home that holds other IO (a server's accept) keeps
+ *       the key of a channel whose operations all ended, and the channel cannot go back to blocking mode until it is
+ *       handed back (IO13). A thread other than the owner that takes the home's last pending operation away (a
+ *       cancel, the watchdog's or a closer's poll) wakes the owner, so that it blocks again holding nothing and
+ *       deregisters its keys; a look for closed channels that detaches one (the table's amortized look) makes its
+ *       home deregister the key at once, as close does.</dd>
  *   <dt>IO5 A worker that holds IO sleeps in its selector.</dt>
  *   <dd>It holds IO while operations are pending at its home or interest requests are queued for it (and, under
  *       HINT_PIPE, while it watches the hint pipe, H9). Then its {@code block()} selects; otherwise it parks. Its own
@@ -70,8 +73,10 @@
  *       watchdog's ticks are the price of the guarantee: a timed wake costs about 17 µs of CPU on the 2-vCPU VM.
  *       Nothing ends the watchdog while the pool lives (owners rely on it for IO8 too): a step that throws is retried
  *       after a pause, exhaustion as the workers' steps are (E4), anything else reported to the thread's handler at
- *       most once a second. A busy owner's claim of a parked watchdog retries its CAS until it sees it awake, since the
- *       watchdog may move from PARKED to SWEEPING between the claim's read and its CAS.</dd>
+ *       most once a second. The pool's close stops it before it closes the selectors, and a poll that began before
+ *       the stop and meets a closed selector is that close, not an error: it is not reported. A busy owner's claim of
+ *       a parked watchdog retries its CAS until it sees it awake, since the watchdog may move from PARKED to SWEEPING
+ *       between the claim's read and its CAS.</dd>
  *   <dt>IO8 Close.</dt>
  *   <dd>{@code PoolIO.close} detaches the channel, fails its pending operations with
  *       {@code AsynchronousCloseException} at once, closes it, and makes its home's selector deregister the key now
@@ -168,6 +173,25 @@
  *       into a buffer with nothing remaining completes with 0 at once (SPEC §6) and places nothing; a loop over it
  *       makes no progress whatever its stack does, and, as for any completed future, its stages run on the thread
  *       that attaches them. And an outside completion (IO11) completes the future on its caller's thread.</dd>
+ *   <dt>IO13 A hand-back completes once no selector of the pool holds the channel.</dt>
+ *   <dd>{@code PoolIO.deregister} refuses a channel with an operation pending (a WITHDRAWING one whose future is
+ *       complete ends its withdrawal first, as a placement does: IO11), and otherwise, under the channel's monitor,
+ *       detaches its state and cancels its key, then removes the state from the table, so that the next operation
+ *       homes and registers the channel afresh. A cancelled key stays in its selector, and the channel cannot go back
+ *       to blocking mode, until a selection deregisters it (the JDK does so before and after every select's wait), and
+ *       a home that holds other IO does not drop keys on its own (IO4). So the caller queues a wait at each poller
+ *       whose selector still holds a cancelled key of the channel, then selects once itself if it gets the poll lock,
+ *       else wakes the selector: the holder may be the owner in a select without a timeout that began before the
+ *       cancel. Every holder of the poll lock releases it through {@code releasePollLock}, which completes the waits
+ *       whose key is gone and, while some remain, tries the lock and selects once more, or, if another thread took the
+ *       lock meanwhile, wakes the selector: that holder selected, or will, after the wait was queued, and releases the
+ *       same way (the wakeup stays pending for it, since nobody else selects while it holds the lock). So a wait
+ *       queued while the lock was held is seen by the release that follows, and none waits for a select that nobody
+ *       makes, whether the owner sleeps in its selector, parks, or runs a long job; nothing there waits for the lock
+ *       (IO10's parking path). The wait for the last key injects the hand-back's job, which completes the future on a
+ *       worker (IO1); the hand-back holds a terminate count from the call until that job ran (IO6), so it is refused
+ *       after shutdown, which deregisters every channel itself (IO9). A channel no selector of the pool holds (never
+ *       seen, or let go of already) is handed back at once, with a future complete when returned.</dd>
  * </dl>
  *
  * <h2>What it does not do</h2>
