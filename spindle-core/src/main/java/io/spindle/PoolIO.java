@@ -15,9 +15,10 @@ import java.util.concurrent.CompletableFuture;
  * {@link java.nio.channels.Selector}); an idle worker that has IO pending blocks in <em>one</em> wait that returns on
  * its own IO or on new work, so an IO completion costs one kernel wake-up, on the worker that runs what follows.
  *
- * <p><b>Where things run.</b> Every future completes on a worker of the pool, so dependent stages without an executor
- * ({@code thenApply}, {@code thenCompose}, ...) run there too, and {@code Spindle.*} free functions inside them mean
- * this pool; the {@code *Async} stages without an executor run on this pool as well. An operation started on a worker
+ * <p><b>Where things run.</b> Every operation's future completes on a worker of the pool (the exceptions, a {@code
+ * read} into a buffer with nothing remaining and an outside completion such as {@code cancel}, are below), so
+ * dependent stages without an executor ({@code thenApply}, {@code thenCompose}, ...) run there too, and {@code
+ * Spindle.*} free functions inside them mean this pool; the {@code *Async} stages without an executor run on this pool as well. An operation started on a worker
  * is served by that worker's poller when the channel is new to the pool; a channel stays with the poller that first
  * served it while it has operations pending (its registration is kept, not re-made per operation). An operation
  * started off the pool goes to some worker.
