@@ -18,10 +18,10 @@ import java.util.concurrent.CompletableFuture;
  * <p><b>Where things run.</b> Every operation's future completes on a worker of the pool (the exceptions, a {@code
  * read} into a buffer with nothing remaining and an outside completion such as {@code cancel}, are below), so
  * dependent stages without an executor ({@code thenApply}, {@code thenCompose}, ...) run there too, and {@code
- * Spindle.*} free functions inside them mean this pool; the {@code *Async} stages without an executor run on this pool as well. An operation started on a worker
- * is served by that worker's poller when the channel is new to the pool; a channel stays with the poller that first
- * served it while it has operations pending (its registration is kept, not re-made per operation). An operation
- * started off the pool goes to some worker.
+ * Spindle.*} free functions inside them mean this pool; the {@code *Async} stages without an executor run on this pool
+ * as well. An operation started on a worker is served by that worker's poller when the channel is new to the pool; a
+ * channel stays with the poller that first served it while it has operations pending (its registration is kept, not
+ * re-made per operation). An operation started off the pool goes to some worker.
  *
  * <p><b>Direct completions are bounded.</b> An operation that finishes at its call (a write the socket takes whole; a
  * read that finds bytes waiting, as on a new connection or after the peer sent while no read was pending; an accept
