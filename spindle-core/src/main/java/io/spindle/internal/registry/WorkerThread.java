@@ -96,13 +96,31 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
 
     @Override
     public void run() {
-        registry.runStartHook(this);
+        runHook(true);
         try {
             runUntilTerminated();
         } finally {
             endStealBatchIfAny(); // leaving through the latch skips the idle loop's last failed search
-            registry.runExitHook(this);
+            runHook(false);
             registry.workerExited();
+        }
+    }
+
+    /**
+     * Runs the start or exit hook as a running job: a hook is user code on this worker's stack, so a job it waits for
+     * in a join is nested and must not start a new budget of direct IO completions under the hook's own turns (IO12:
+     * a read loop in a start hook whose stages joined a pool job ran 2,000 frames deep), and the worker is busy (IO7).
+     */
+    private void runHook(boolean start) {
+        RUNNING_DEPTH.setOpaque(this, runningDepth + 1); // opaque: single writer; shutdownNow and the watchdog read it
+        try {
+            if (start) {
+                registry.runStartHook(this);
+            } else {
+                registry.runExitHook(this);
+            }
+        } finally {
+            RUNNING_DEPTH.setOpaque(this, runningDepth - 1);
         }
     }
 
