@@ -172,7 +172,7 @@
  *       a review's request/response loop on 2 workers (write, then a joined read, per turn) chained 60 to 115 such
  *       turns (400 to 624 frames) in runs of 300,000 turns, without overflowing a default stack. Closing it needs the
  *       pushed operation kept from thieves until the caller's job ends, which would starve a caller that then blocks
- *       on it (open in issue 28). Outside the budget too: a read
+ *       on it (still open). Outside the budget too: a read
  *       into a buffer with nothing remaining completes with 0 at once (SPEC §6) and places nothing; a loop over it
  *       makes no progress whatever its stack does, and, as for any completed future, its stages run on the thread
  *       that attaches them. And an outside completion (IO11) completes the future on its caller's thread.</dd>
