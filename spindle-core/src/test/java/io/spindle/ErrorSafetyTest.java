@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>{@code -Dspindle.errorSafety.rounds=N} overrides the child's rounds (default: 4 per OOM scenario, alternately
  * holding the exhausted heap after the error and dropping it at once; 2 for {@code sleep-path-oom}; 20 for
- * {@code join-soe}).
+ * {@code join-soe}). {@code -Dspindle.errorSafety.scenarios=a,b} runs only the scenarios named.
  */
 @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ErrorSafetyTest {
@@ -33,12 +33,33 @@ class ErrorSafetyTest {
 
     static Stream<Arguments> cases() {
         List<Arguments> out = new ArrayList<>();
-        for (String scenario : ErrorSafetyChild.SCENARIOS) {
+        for (String scenario : scenarios()) {
             for (SleepStrategy s : TestPools.IMPLEMENTED) {
                 out.add(Arguments.of(scenario, s));
             }
         }
         return out.stream();
+    }
+
+    /**
+     * Every scenario, or those {@code -Dspindle.errorSafety.scenarios=a,b} names (the pom's join-mode executions run the
+     * join scenarios only: the mode changes nothing else the child does). A name that is not a scenario fails the run.
+     */
+    private static List<String> scenarios() {
+        String chosen = System.getProperty("spindle.errorSafety.scenarios");
+        if (chosen == null || chosen.isBlank()) {
+            return ErrorSafetyChild.SCENARIOS;
+        }
+        List<String> out = new ArrayList<>();
+        for (String name : chosen.split(",")) {
+            String scenario = name.trim();
+            if (!ErrorSafetyChild.SCENARIOS.contains(scenario)) {
+                throw new IllegalArgumentException("spindle.errorSafety.scenarios names '" + scenario
+                        + "', which is not one of " + ErrorSafetyChild.SCENARIOS);
+            }
+            out.add(scenario);
+        }
+        return out;
     }
 
     @ParameterizedTest(name = "{0} on {1}")
