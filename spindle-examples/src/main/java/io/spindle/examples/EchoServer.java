@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * An echo server served by a Spindle pool's workers through {@link ThreadPool#io()}: no thread per connection and no
@@ -99,8 +100,22 @@ public final class EchoServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Serves on 127.0.0.1:{@code port} (0: any free port) until {@code pool} is closed, and only then returns. The
+     * pool's workers are daemon threads, as a pool's are by default: a {@code main} that returned after starting the
+     * server would end the JVM at once, so the thread that started it waits here.
+     */
+    static void serve(ThreadPool pool, int port, PrintStream out) throws IOException, InterruptedException {
+        try (EchoServer echo = new EchoServer(pool, port)) {
+            out.printf("echoing on 127.0.0.1:%d, Ctrl-C to stop; try  nc 127.0.0.1 %d%n", echo.port(), echo.port());
+            while (!pool.awaitTermination(1, TimeUnit.DAYS)) {
+                // serving: the workers do everything
+            }
+        }
+    }
+
     /** The whole program, with its streams passed in so that a test can read what it prints; returns the exit code. */
-    static int run(String[] args, PrintStream out, PrintStream err) throws IOException {
+    static int run(String[] args, PrintStream out, PrintStream err) throws IOException, InterruptedException {
         if (args.length >= 1 && args[0].equals("--serve")) {
             int port = args.length == 2 && args[1].matches("\\d{1,5}") ? Integer.parseInt(args[1]) : 0;
             if (port < 1 || port > 65535) {
@@ -108,13 +123,9 @@ public final class EchoServer implements AutoCloseable {
                 return 2;
             }
             ThreadPool pool = ThreadPool.builder().build();
-            EchoServer echo = new EchoServer(pool, port);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                echo.close();
-                pool.close();
-            }));
-            out.printf("echoing on 127.0.0.1:%d, Ctrl-C to stop; try  nc 127.0.0.1 %d%n", port, port);
-            return 0; // the pool's workers are not daemons: they keep the JVM serving
+            Runtime.getRuntime().addShutdownHook(new Thread(pool::close)); // Ctrl-C: serve() returns, the JVM exits
+            serve(pool, port, out);
+            return 0;
         }
         String[] messages = args.length > 0 ? args : new String[] {"hello", "from the pool"};
         try (ThreadPool pool = ThreadPool.builder().threads(2).build();

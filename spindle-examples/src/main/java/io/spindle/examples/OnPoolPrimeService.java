@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@link PrimeService} served entirely by the pool: the same {@code GET /primes?below=N}, but accepting, reading,
@@ -229,22 +230,32 @@ public final class OnPoolPrimeService implements AutoCloseable {
         }
     }
 
+    /**
+     * Serves on 127.0.0.1:{@code port} (0: any free port) until {@code pool} is closed, and only then returns. The
+     * pool's workers are daemon threads, as a pool's are by default: a {@code main} that returned after starting the
+     * service would end the JVM at once, so the thread that started it waits here.
+     */
+    static void serve(ThreadPool pool, int port, PrintStream out) throws IOException, InterruptedException {
+        try (OnPoolPrimeService service = new OnPoolPrimeService(pool, port)) {
+            out.printf("serving on http://127.0.0.1:%d/primes?below=N, Ctrl-C to stop; try%n"
+                    + "  curl 'http://127.0.0.1:%d/primes?below=5000000'%n", service.port(), service.port());
+            while (!pool.awaitTermination(1, TimeUnit.DAYS)) {
+                // serving: the workers do everything
+            }
+        }
+    }
+
     /** The whole program, with its streams passed in so that a test can read what it prints; returns the exit code. */
-    static int run(String[] args, PrintStream out, PrintStream err) throws IOException {
+    static int run(String[] args, PrintStream out, PrintStream err) throws IOException, InterruptedException {
         if (args.length >= 1 && args[0].equals("--serve")) {
             int port = args.length == 2 && args[1].matches("\\d{1,5}") ? Integer.parseInt(args[1]) : 0;
             if (port < 1 || port > 65535) {
                 return usage(err, "PORT must be in 1..65535");
             }
             ThreadPool pool = ThreadPool.builder().threadName(i -> "pool-" + i).build();
-            OnPoolPrimeService service = new OnPoolPrimeService(pool, port);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                service.close();
-                pool.close();
-            }));
-            out.printf("serving on http://127.0.0.1:%d/primes?below=N, Ctrl-C to stop; try%n"
-                    + "  curl 'http://127.0.0.1:%d/primes?below=5000000'%n", port, port);
-            return 0; // the pool's workers are not daemons: they keep the JVM serving
+            Runtime.getRuntime().addShutdownHook(new Thread(pool::close)); // Ctrl-C: serve() returns, the JVM exits
+            serve(pool, port, out);
+            return 0;
         }
         int requests;
         int below;

@@ -24,6 +24,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -131,6 +133,76 @@ class IoExamplesTest {
         assertTrue(lines.get(0).startsWith("echo server on port "), lines.get(0));
         assertEquals(List.of("sent 'hello', got back 'hello'", "sent 'pool', got back 'pool'"), lines.subList(1, 3));
         assertEquals(2, run(EchoServer::run, "--serve", "port").code());
+    }
+
+    /** A server's {@code serve} on its own pool, in a thread of its own: the pool's workers are daemons. */
+    private static final class Serving implements AutoCloseable {
+        final ThreadPool servingPool = ThreadPool.builder().threads(2).build();
+        final ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        final Future<?> served;
+        final ExecutorService thread = Executors.newSingleThreadExecutor();
+        private static final Pattern PORT = Pattern.compile("127\\.0\\.0\\.1:(\\d+)");
+
+        interface Serve {
+            void serve(ThreadPool pool, int port, PrintStream out) throws Exception;
+        }
+
+        Serving(Serve serve) {
+            PrintStream out = new PrintStream(printed, true, StandardCharsets.UTF_8);
+            served = thread.submit(() -> {
+                serve.serve(servingPool, 0, out);
+                return null;
+            });
+        }
+
+        /** The port its first line names, once printed. */
+        int port() throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // turns a hang into a failure
+            while (System.nanoTime() < deadline) {
+                String text = printed.toString(StandardCharsets.UTF_8); // ByteArrayOutputStream: synchronized
+                Matcher m = PORT.matcher(text);
+                if (m.find()) {
+                    return Integer.parseInt(m.group(1));
+                }
+                assertTrue(!served.isDone(), "serve returned before it printed its port: " + text);
+                Thread.sleep(10);
+            }
+            throw new AssertionError("serve printed no port in 60 s");
+        }
+
+        /** Closing the pool is what ends serve: it must then return, without failure. */
+        @Override
+        public void close() throws Exception {
+            servingPool.close();
+            served.get(60, TimeUnit.SECONDS);
+            thread.shutdown();
+        }
+    }
+
+    @Test
+    void echoServeServesUntilThePoolIsClosed() throws Exception {
+        try (Serving serving = new Serving(EchoServer::serve)) {
+            try (Socket socket = connect(serving.port())) {
+                socket.getOutputStream().write("still here".getBytes(StandardCharsets.UTF_8));
+                assertEquals("still here",
+                        new String(socket.getInputStream().readNBytes(10), StandardCharsets.UTF_8));
+            }
+            // --serve used to return right after printing: a main on daemon workers then ended the JVM at once
+            assertTrue(!serving.served.isDone(), "serve returned while its pool was open");
+        }
+    }
+
+    @Test
+    void onPoolServiceServeServesUntilThePoolIsClosed() throws Exception {
+        try (Serving serving = new Serving(OnPoolPrimeService::serve)) {
+            HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            URI uri = URI.create("http://127.0.0.1:" + serving.port() + "/primes?below=100");
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode(), r.body());
+            assertTrue(r.body().startsWith("25 primes below 100;"), r.body());
+            assertTrue(!serving.served.isDone(), "serve returned while its pool was open");
+        }
     }
 
     // ---- service-io
