@@ -582,7 +582,9 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         /**
          * Sets how workers are named, which is what thread dumps and profilers show.
          *
-         * @param name maps a worker's index (0-based) to its thread name; default {@code "spindle-worker-" + index}
+         * @param name maps a worker's index (0-based) to its thread name; default {@code "spindle-" + n + "-worker-" +
+         *             index}, where {@code n} numbers the pools of this JVM from 1 in the order they were built, so
+         *             that a thread dump tells two pools' workers apart
          * @return this builder
          * @throws NullPointerException if {@code name} is null
          */
@@ -723,10 +725,9 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         }
 
         private PoolConfig toConfig() {
-            IntFunction<String> names = threadName != null ? threadName : i -> "spindle-worker-" + i;
             JoinStrategy joins = joinStrategy != null ? joinStrategy : PoolConfig.defaultJoinStrategy();
             long beat = heartbeatIntervalNanos >= 0 ? heartbeatIntervalNanos : PoolConfig.defaultHeartbeatNanos();
-            return new PoolConfig(threads, names, daemon, stackSize, sleepStrategy, joins, beat, handler,
+            return new PoolConfig(threads, threadName, daemon, stackSize, sleepStrategy, joins, beat, handler,
                     onThreadStart, onThreadExit);
         }
     }

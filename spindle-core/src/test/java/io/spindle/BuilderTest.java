@@ -2,6 +2,7 @@ package io.spindle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -165,10 +166,19 @@ class BuilderTest {
     }
 
     @Test
-    void defaultThreadNamesAreSpindleWorkerIndex() {
-        try (ThreadPool pool = ThreadPool.builder().threads(3).build()) {
-            assertEquals(List.of("spindle-worker-0", "spindle-worker-1", "spindle-worker-2"),
-                    pool.broadcast(ctx -> Thread.currentThread().getName()));
+    void defaultThreadNamesNameThePoolAndTheWorkerIndex() {
+        try (ThreadPool first = ThreadPool.builder().threads(3).build();
+             ThreadPool second = ThreadPool.builder().threads(2).build()) {
+            List<String> firstNames = first.broadcast(ctx -> Thread.currentThread().getName());
+            List<String> secondNames = second.broadcast(ctx -> Thread.currentThread().getName());
+            String firstPool = firstNames.get(0).replaceFirst("-worker-0$", "");
+            String secondPool = secondNames.get(0).replaceFirst("-worker-0$", "");
+            assertTrue(firstPool.matches("spindle-\\d+"), firstNames.toString());
+            assertTrue(secondPool.matches("spindle-\\d+"), secondNames.toString());
+            // two pools' workers never share a name, so a thread dump tells them apart (both were spindle-worker-0 once)
+            assertNotEquals(firstPool, secondPool);
+            assertEquals(List.of(firstPool + "-worker-0", firstPool + "-worker-1", firstPool + "-worker-2"), firstNames);
+            assertEquals(List.of(secondPool + "-worker-0", secondPool + "-worker-1"), secondNames);
         }
     }
 

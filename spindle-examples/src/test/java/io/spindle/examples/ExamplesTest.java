@@ -250,7 +250,7 @@ class ExamplesTest {
         Set<String> workers = ConcurrentHashMap.newKeySet();
         long count = pool.install(() -> PrimeService.countPrimes(2, 200_000, workers));
         assertEquals(17_984, count); // pi(200000)
-        assertTrue(workers.stream().allMatch(name -> name.startsWith("spindle-worker-")), workers.toString());
+        assertTrue(workers.stream().allMatch(name -> name.matches("spindle-\\d+-worker-\\d+")), workers.toString());
     }
 
     @Test

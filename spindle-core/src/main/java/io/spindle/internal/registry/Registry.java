@@ -109,7 +109,9 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         try {
             this.workers = new WorkerThread[config.threads()];
             for (int i = 0; i < workers.length; i++) {
-                String name = config.threadName().apply(i); // user code: may throw or return null
+                String name = config.threadName() == null
+                        ? this.name + "-worker-" + i // "spindle-2-worker-0": a thread dump tells pools apart
+                        : config.threadName().apply(i); // user code: may throw or return null
                 if (name == null) {
                     throw new NullPointerException("threadName returned null for worker " + i);
                 }
