@@ -695,4 +695,47 @@ public final class IoPoller implements Blocker {
     long ioWakeups() {
         return (long) IO_WAKEUPS.getOpaque(this);
     }
+
+    /**
+     * E6 (registry package-info): runs {@link #unblock()}'s two deliveries once, on a throwaway poller, so that their
+     * call sites and the JDK's under them are linked before a pool accepts work: a selector's wake-up (its first call
+     * links a native method, which allocates) and the select that consumes it, and the unpark of a parked owner. The
+     * throwaway's owner is the calling thread, which may so find a spare permit: a later park of it returns once
+     * spuriously, which every park's caller re-checks (LockSupport's contract).
+     *
+     * @throws UncheckedIOException if no selector can be opened (out of descriptors): the parking path is linked then
+     */
+    public static void linkWakePaths() {
+        IoPoller p = new IoPoller(null, -1);
+        p.bindOwner(Thread.currentThread());
+        synchronized (p) {
+            p.mode = PARKED;
+        }
+        p.unblock(); // the unpark
+        Selector s;
+        try {
+            s = Selector.open();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open a selector to link its wake-up", e);
+        }
+        try {
+            p.selector = s;
+            synchronized (p) {
+                p.wakePending = false; // as the owner's block() consumes it (IO10), so that this unblock delivers
+                p.mode = SELECTING;
+            }
+            p.unblock(); // selector.wakeup()
+            s.select(); // returns at once (the wake-up is sticky) and consumes it, as the owner's select does
+            s.wakeup();
+            s.selectNow();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot link a selector's wake-up", e);
+        } finally {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // the descriptor is released either way
+            }
+        }
+    }
 }

@@ -103,6 +103,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         // incrementAndGet: atomic so that names are unique; no ordering needed, nothing else is published with it.
         this.name = "spindle-" + POOL_NUMBERS.incrementAndGet();
         initializeNow(WakeReason.class, BlockingLatch.class, CountLatch.class);
+        FirstUse.ensureLinked(); // E6: completion and wake-ups linked (once per JVM) before this pool accepts work
         this.events = new PoolEvents(name, config.sleepStrategy().name(), this::workerIndexOf);
         this.io = new PoolIoImpl(this, config.threads()); // opens nothing until the first IO operation
         this.sleep = SleepProtocols.create(config.sleepStrategy(), config.threads(), events, io::poller);

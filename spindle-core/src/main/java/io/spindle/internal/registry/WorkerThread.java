@@ -494,7 +494,9 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         }
         // Only between top-level jobs (no job on this worker's stack): inside a join's or scope's wait, an injected
         // job that waits in turn would nest the next one, one level per tick, without bound.
-        if ((int) RUNNING_DEPTH.getOpaque(this) == 0 && registry.hasInjectedJobs()) {
+        // runningDepth plain: only the owner writes it, and this is the owner. Not a VarHandle read either (E6): this
+        // branch first runs after JOBS_PER_BUSY_POLL jobs, maybe with the heap full, and its link would allocate.
+        if (runningDepth == 0 && registry.hasInjectedJobs()) {
             Job injected = registry.pollInjected();
             if (injected != null) {
                 execute(injected);

@@ -2,7 +2,7 @@
  * The engine of one pool: its {@link io.spindle.internal.registry.Registry} (workers, injector, termination) and the
  * worker loop ({@link io.spindle.internal.registry.WorkerThread}). {@code Registry}'s class comment gives the overview.
  *
- * <h2>When the runtime itself fails: E1..E5</h2>
+ * <h2>When the runtime itself fails: E1..E6</h2>
  * A user's closure may throw anything, and Spindle reports it by SPEC §1's rules. This section is about the runtime's
  * own steps (a push, a queue node, a lock, a wake-up), which throw only Errors: {@code OutOfMemoryError} when the heap
  * is exhausted (an allocation, a lock's wait node), {@code StackOverflowError} when a deep recursion left too little
@@ -57,9 +57,29 @@
  *   <li><b>E5, workers never die.</b> A worker's top-level loop reports a failure of the runtime to the default
  *       uncaught-exception handler (as an {@code IllegalStateException} naming the worker) and carries on: a worker
  *       that died silently would strand every later broadcast and its share of the rest.</li>
+ *   <li><b>E6, first uses are linked before the pool accepts work.</b> E1..E5 hold once a path has run. Its first
+ *       execution links what it calls (a VarHandle call site, a lambda, a native method, a class initializer), and
+ *       linking allocates; completion and wake-ups may run for the first time with the heap full. A scope's tasks that
+ *       filled the heap each failed their first count decrement, so the scope never ended; a join's owner asleep on its
+ *       latch was never woken by the thief whose stolen half filled the heap: the thief retries the wake-up (E4), but
+ *       each attempt links again (HINT_PIPE: the selector's wake-up is a native method's first call) and the memory
+ *       goes only when the join returns; an install's caller was never woken either. So every pool, as it is built and
+ *       before it accepts a job, makes sure that each path completion and wake-ups rely on has run once in this JVM, on
+ *       throwaway objects ({@code FirstUse}): a count latch's decrements and the settling of owed counts (E1), every
+ *       latch's set and its owner's wake-up, the pool's count and termination, the recording of failures (E2), each
+ *       protocol's sleep and each of its wake-ups (a latch set, a broadcast, an injection, an internal push,
+ *       termination) and both deliveries of a worker's blocker (an unpark, a selector's wake-up). The first build in a
+ *       JVM does it; a later build pays two volatile reads, and a job nothing. A step that fails fails that build, and
+ *       the next build runs the steps again. The residue: the steps that open a pipe or a selector are skipped while
+ *       the OS refuses descriptors (a later build retries them), and until then a selector's wake-up is not covered;
+ *       paths other than completion and wake-ups (a JFR recording's events, the IO operations) are not covered; nor are
+ *       the worker loop's own steps, so a step that first runs only after many jobs must not link
+ *       ({@code WorkerThread.pollIoIfDue} reads a plain field). {@code FirstUseUnderFullHeapTest} runs each of the
+ *       three cases above, per strategy, in a fresh JVM.</li>
  * </ol>
  * Code that runs only on a failure path must not allocate on its first execution either, since that execution may
- * come when memory is exhausted: a VarHandle call site and a lambda allocate when they are linked, lazily. Such steps
+ * come when memory is exhausted (E6 covers the paths every operation's completion takes; a failure path is run or
+ * linked where it is written): a VarHandle call site and a lambda allocate when they are linked, lazily. Such steps
  * use a monitor and plain fields ({@code Failures}), or are run once at construction to link them
  * ({@code SleepyWorkerSleep.restoreSleepingBit}, {@code HintPipeSleep.giveBackSleepers}). The first OutOfMemoryError
  * test run found the first case: a scope's first failure, recorded through a never-executed CAS, escaped the scope's

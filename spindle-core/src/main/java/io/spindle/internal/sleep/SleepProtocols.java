@@ -28,6 +28,17 @@ public final class SleepProtocols {
     }
 
     /**
+     * E6 (registry package-info): runs {@code strategy}'s sleep and each of its wake-ups (a latch set, a broadcast, an
+     * injection, an internal push, termination) once, on a throwaway protocol of one worker played by the calling
+     * thread, so that their call sites are linked before any pool of this JVM accepts work ({@link WakePathLinks}).
+     *
+     * @throws java.io.UncheckedIOException for HINT_PIPE, if the OS refuses a pipe or selector
+     */
+    public static void linkWakePaths(SleepStrategy strategy) {
+        WakePathLinks.link(strategy);
+    }
+
+    /**
      * @throws java.io.UncheckedIOException for HINT_PIPE, if the OS refuses a pipe or selector (e.g. out of file
      *                                      descriptors)
      */
