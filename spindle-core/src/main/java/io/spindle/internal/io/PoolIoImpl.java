@@ -158,7 +158,7 @@ public final class PoolIoImpl implements PoolIO {
     /**
      * IO13: hands the channel back. Its state leaves the table (so that a later operation registers it anew) and its
      * key is cancelled; then each selector of ours that still holds a cancelled key of the channel is made to select
-     * ({@link IoPoller#awaitDeregistration}), and the future completes on the pool once none holds one.
+     * ({@link IoPoller#drainHandBacks(WorkerThread)}), and the future completes on the pool once none holds one.
      */
     @Override
     public CompletableFuture<Void> deregister(SelectableChannel channel) {
@@ -191,11 +191,22 @@ public final class PoolIoImpl implements PoolIO {
                 done.complete(null);
                 return done;
             }
+            // IO13, IO6: every allocation and every add first; the count becomes the job's only once all n waits
+            // are queued. An Error part of the way (a stack's edge) leaves fewer than n queued, so keysLeft never
+            // reaches zero and no job runs: the count stays the caller's, given back below. Nothing that can throw
+            // comes between the last add and the flag (a local store).
             Deregistration d = new Deregistration(this, registry.executor(), n);
-            queued = true; // from here the count is the job's: the last key's waiter queues it (IO6)
+            Deregistration.Wait[] waits = new Deregistration.Wait[n];
+            for (int i = 0; i < n; i++) {
+                waits[i] = new Deregistration.Wait(d, keys[i]);
+            }
             WorkerThread caller = WorkerThread.currentOf(registry);
             for (int i = 0; i < n; i++) {
-                holding[i].awaitDeregistration(new Deregistration.Wait(d, keys[i]), caller);
+                holding[i].queueHandBack(waits[i]);
+            }
+            queued = true; // from here the count is the job's: the last key's waiter queues it (IO6)
+            for (int i = 0; i < n; i++) {
+                holding[i].drainHandBacks(caller); // a select now, or the lock holder's release drains (IO13)
             }
             return d.future;
         } finally {
@@ -209,7 +220,7 @@ public final class PoolIoImpl implements PoolIO {
     void queueDeregistration(Deregistration d) {
         // injected, whichever thread found the last key gone: that may be an owner inside a sleep step, which cannot
         // push (IO1); a hand-back is rare enough that the injector's cost does not matter
-        registry.injectInternal(d);
+        registry.injectInternal(d.jobToInject());
     }
 
     private interface OpFactory<T> {

@@ -182,19 +182,35 @@
  *       detaches its state and cancels its key, then removes the state from the table, so that the next operation
  *       homes and registers the channel afresh. A cancelled key stays in its selector, and the channel cannot go back
  *       to blocking mode, until a selection deregisters it (the JDK does so before and after every select's wait), and
- *       a home that holds other IO does not drop keys on its own (IO4). So the caller queues a wait at each poller
- *       whose selector still holds a cancelled key of the channel, then selects once itself if it gets the poll lock,
- *       else wakes the selector: the holder may be the owner in a select without a timeout that began before the
- *       cancel. Every holder of the poll lock releases it through {@code releasePollLock}, which completes the waits
- *       whose key is gone and, while some remain, tries the lock and selects once more, or, if another thread took the
- *       lock meanwhile, wakes the selector: that holder selected, or will, after the wait was queued, and releases the
- *       same way (the wakeup stays pending for it, since nobody else selects while it holds the lock). So a wait
- *       queued while the lock was held is seen by the release that follows, and none waits for a select that nobody
- *       makes, whether the owner sleeps in its selector, parks, or runs a long job; nothing there waits for the lock
- *       (IO10's parking path). The wait for the last key injects the hand-back's job, which completes the future on a
+ *       a home that holds other IO does not drop keys on its own (IO4). So the caller first queues a wait at each
+ *       poller whose selector still holds a cancelled key of the channel (all of them before the count becomes the
+ *       hand-back's: an Error part of the way leaves fewer than all queued, so no job can run, and the caller gives
+ *       the count back), then, per poller, counts it (a volatile RMW after the add) and selects once itself if
+ *       {@code tryLock} gets the poll lock, else wakes the selector: the holder may be the owner in a select without a
+ *       timeout that began before the cancel. Every holder of the poll lock unlocks directly in the {@code finally}
+ *       of the {@code try} that follows its lock (nothing of ours in between), and after the unlock, if the queue is
+ *       not empty, drains ({@code drainHandBacks}): while a wait was counted that no finished pass covered, it takes
+ *       the lock with {@code tryLock} and makes a pass (a selectNow, then completes the waits whose key is gone; it
+ *       covers the waits counted before its select), or, if the lock is taken, wakes the selector and leaves the drain
+ *       to the holder, whose unlock comes after the failed {@code tryLock} and so after the add (a Dekker pair: the
+ *       add and count, then the {@code tryLock}'s volatile read; the unlock's volatile write, then the drain's
+ *       volatile reads). So a wait queued while the lock was held is seen by the release that follows, none waits for
+ *       a select that nobody makes, whether the owner sleeps in its selector, parks, or runs a long job, and a wait
+ *       that a select after its cancel did not complete (a key left invalid but never deregistered) is left queued
+ *       rather than selected for again and again (the first version's release looped while the queue was not empty,
+ *       and spun about one CPU for ever on such a wait). A wait leaves the queue only once its step is done, and only
+ *       a lock holder steps one, so a step that fails at a stack's edge is redone by the next pass; nothing waits for
+ *       the lock (IO10's parking path). The wait for the last key injects the hand-back's job, which completes the future on a
  *       worker (IO1); the hand-back holds a terminate count from the call until that job ran (IO6), so it is refused
  *       after shutdown, which deregisters every channel itself (IO9). A channel no selector of the pool holds (never
- *       seen, or let go of already) is handed back at once, with a future complete when returned.</dd>
+ *       seen, or let go of already) is handed back at once, with a future complete when returned. An operation
+ *       started right after a hand-back, at the same home, may find the hand-back's cancelled key still in the
+ *       selector (the JDK's register then throws {@code CancelledKeyException}): the channel is open, so this is not
+ *       a close; the registering thread (the owner, or the lock holder's poll) makes a selectNow under the poll lock,
+ *       which deregisters that key, and registers again (the first version failed such an operation with
+ *       {@code AsynchronousCloseException}). Gaps remain at the very edge of a caller's stack: an overflow in the
+ *       count and drain after the waits are queued leaves them to a later hand-back at that home, and one at the
+ *       give-back of a refused hand-back's count leaks it, as IO11's do.</dd>
  * </dl>
  *
  * <h2>What it does not do</h2>
