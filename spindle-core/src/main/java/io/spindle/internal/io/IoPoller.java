@@ -91,8 +91,8 @@ public final class IoPoller implements Blocker {
     /**
      * IO13, written by the poll-lock holder only (volatile: drainers read it after their unlock): how many of the
      * waits ever added a finished pass covered, i.e. were added before that pass's selectNow, which deregistered
-     * their keys. A wait still queued that a pass covered cannot be completed by another select (its key was not
-     * deregistered by one made after its cancel); only waits added since need a pass.
+     * their keys or left them lost (the pass judged those: Deregistration.Wait.lost); only waits added since need a
+     * pass.
      */
     private volatile long handBacksCovered;
     /** Owner only: keys its blocking select reported, handled once it left its sleep ({@link #processReady}). */
@@ -289,34 +289,38 @@ public final class IoPoller implements Blocker {
     }
 
     /**
-     * IO13, any thread, for PoolIO.deregister: queues {@code wait}, whose key was cancelled before this call. Only
-     * queues: the caller drains ({@link #drainHandBacks(WorkerThread)}) once every wait of its hand-back is queued,
-     * so that an Error part of the way leaves fewer than all its waits queued and so no job that could run (the
-     * count is still the caller's, PoolIoImpl.deregister).
+     * IO13, any thread, for PoolIO.deregister: queues {@code wait}, whose key was cancelled before this call, and
+     * counts it. Only queues and counts: the caller arms its hand-back once every wait is queued and counted, then
+     * drains ({@link #drainHandBacks(WorkerThread)}). An Error part of the way (a stack's edge) leaves the hand-back
+     * unarmed, so its job can never run and the count is still the caller's to owe back (PoolIoImpl.deregister); a
+     * wait queued but not counted is then harmless: a later pass steps it (its decrement cannot reach zero) and
+     * removes it.
      */
     void queueHandBack(Deregistration.Wait wait) {
         deregistrations.add(wait); // the queue's volatile CAS: the Dekker's first write (see drainHandBacks)
+        // volatile RMW after the add and before the caller's tryLock (drainHandBacks(WorkerThread): the Dekker's
+        // first side): a pass whose count includes it selected after our cancel, and a drain after an unlock that our
+        // failed tryLock preceded sees it uncovered
+        HAND_BACKS_QUEUED.getAndAdd(this, 1L);
     }
 
     /**
-     * IO13, any thread, for PoolIO.deregister, after queueHandBack: its wait completes once a select that ended after
-     * its cancel deregistered the key. The caller selects once itself if it gets the poll lock; otherwise the holder's
-     * release drains (it unlocks after our add, so its drain sees the wait), and a wakeup ends the holder's select
-     * in case it is the owner's, which has no timeout.
+     * IO13, any thread, for PoolIO.deregister, after queueHandBack and the hand-back's arming: its wait completes once
+     * a select that ended after its cancel deregistered the key. The caller selects once itself if it gets the poll
+     * lock; otherwise the holder's release drains (it unlocks after our add and count, so its drain sees the wait
+     * uncovered), and a wakeup ends the holder's select in case it is the owner's, which has no timeout. An Error
+     * here leaves a counted wait that no pass covered: the next release of this poll lock drains it (the owner's
+     * select ends at the latest when its pending operations end, as at shutdown: IO4, IO9).
      */
     void drainHandBacks(WorkerThread caller) {
-        // volatile RMW after the add and before the tryLock's volatile read of the lock (the Dekker's first side):
-        // a pass whose count includes it selected after our cancel, and a drain after an unlock that our failed
-        // tryLock preceded sees it uncovered
-        HAND_BACKS_QUEUED.getAndAdd(this, 1L);
         selectNowOrWake(selector, caller); // selector not null: the key is of this selector
     }
 
     /**
      * IO13, after every release of the poll lock that found the queue not empty (out of line: the release's own
      * check is the hot path). Loops only while a wait was added that no finished pass covered: a pass covers every
-     * wait added before its selectNow, so a wait it leaves queued cannot be completed by more selects (its key was
-     * not deregistered by one made after its cancel), and looping for it spun for ever. Never waits for the lock
+     * wait added before its selectNow, completing it or judging it lost (a wait whose step threw stays for the next
+     * pass), and looping for a wait no select completes spun for ever. Never waits for the lock
      * (IO10's parking path): if another thread holds it, that holder drains after its unlock, which comes after our
      * failed tryLock and so after every add we were to drain for (the Dekker pair: add, then the tryLock's volatile
      * read of the lock; the unlock's volatile write, then the volatile reads here), and a wakeup ends its select if
@@ -343,9 +347,14 @@ public final class IoPoller implements Blocker {
      * IO13, the poll-lock holder: one selectNow, which deregisters every key cancelled before it, then completes the
      * waits whose key is gone. Covers the waits counted before the select: only a later add needs another pass.
      * The count is stored last, so a pass that throws part of the way covers nothing and the next drain passes again.
+     * The waits queued before the select are marked first: a key of theirs that this select (or a later one) leaves
+     * in its channel was lost by the JDK, and their hand-back fails rather than holding the pool's count for ever.
      */
     private void handBackPass(Selector s, Consumer<SelectionKey> onReady) throws IOException {
         long queued = handBacksQueued; // volatile read before the select: each wait counted here was added before
+        for (Deregistration.Wait w : deregistrations) { // the queue's volatile reads: each add happened-before
+            w.queuedBeforeASelect = true; // plain, lock holder only: the poll lock orders it for the next holder
+        }
         s.selectNow(onReady);
         countPoll();
         completeDeregistered();
@@ -353,10 +362,12 @@ public final class IoPoller implements Blocker {
     }
 
     /**
-     * IO13, the poll-lock holder: hand-backs whose key this selector deregistered are done. A wait leaves the queue
-     * only after its step is done, so a step that throws (a stack's edge) leaves it for the next pass; only the
-     * lock holder runs a step, so no wait is stepped twice at once, and Wait.deregistered makes a second step do
-     * nothing.
+     * IO13, the poll-lock holder, after a select that returned: hand-backs whose key this selector deregistered are
+     * done, and so are those whose key a select that began after their add did not deregister (lost: the JDK's
+     * cancel or selection overflowed part of the way, between taking the key off its cancelled set and out of the
+     * channel, or between invalidating the key and queueing it there; no later select would deregister it). A wait
+     * leaves the queue only after its step is done, so a step that throws (a stack's edge) leaves it for the next
+     * pass; only the lock holder runs a step, so no wait is stepped twice at once, and a second step does nothing.
      */
     private void completeDeregistered() {
         for (Deregistration.Wait w : deregistrations) {
@@ -364,6 +375,9 @@ public final class IoPoller implements Blocker {
             if (w.done()) {
                 w.deregistered();
                 deregistrations.remove(w); // the queue's CAS; only a lock holder removes
+            } else if (w.queuedBeforeASelect) {
+                w.lost(); // IO13: its job fails the future and gives the count back (IO6)
+                deregistrations.remove(w);
             }
         }
     }
