@@ -179,6 +179,10 @@ public interface PoolIO {
      * on it concurrently with this call is the caller's race: it may register the channel again before the future
      * completes. The channel is not closed and stays in non-blocking mode.
      *
+     * <p>At the very edge of a thread's stack, the JDK's own cancel or selection can overflow part of the way and
+     * lose a cancelled registration, which no selection then releases: the future then completes exceptionally with
+     * an {@link IOException}, and the channel stays registered with that worker's selector until the pool closes.
+     *
      * @param channel the channel to hand back; every operation the pool had on it must have ended (a withdrawn
      *                operation counts as ended once its future is complete)
      * @return a future that completes once no selector of the pool holds the channel

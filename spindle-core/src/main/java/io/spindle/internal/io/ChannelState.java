@@ -119,20 +119,23 @@ final class ChannelState {
     /**
      * The home's owner (or the watchdog for a busy owner, IO7): registers the channel, or adds interest that a new
      * operation needs. Interest is only added here; it is removed lazily when readiness comes that nobody wants (IO4).
+     *
+     * @return true if nothing was done because the selector still holds a cancelled key of this open channel (a
+     *         hand-back's, IO13): the caller makes it select once and calls again
      */
-    void applyInterest(Selector selector, List<IoOp<?>> finished) {
+    boolean applyInterest(Selector selector, List<IoOp<?>> finished) {
         synchronized (this) {
             if (detached) {
-                return;
+                return false;
             }
             int wanted = wantedInterest();
             if ((registeredInterest | wanted) == registeredInterest && key != null && key.isValid()) {
-                return;
+                return false;
             }
             try {
                 if (key == null || !key.isValid()) {
                     if (wanted == 0) {
-                        return;
+                        return false;
                     }
                     key = channel.register(selector, wanted, this); // IO2: on the home's selector only
                     registeredInterest = wanted;
@@ -141,7 +144,15 @@ final class ChannelState {
                     key.interestOps(interest);
                     registeredInterest = interest; // after the call: one that throws leaves no interest recorded as set
                 }
-            } catch (ClosedChannelException | CancelledKeyException e) {
+            } catch (CancelledKeyException e) {
+                if (channel.isOpen()) {
+                    // IO13: a hand-back's cancelled key of this channel, still in the selector (only a select
+                    // deregisters it; the JDK's register then finds it and throws): not a close. Nothing fails; the
+                    // caller flushes the selector and asks again (IoPoller.applyInterest)
+                    return true;
+                }
+                failAllLocked(AsynchronousCloseExceptions::closed, null, finished); // closed directly meanwhile
+            } catch (ClosedChannelException e) {
                 failAllLocked(AsynchronousCloseExceptions::closed, null, finished); // closed directly meanwhile
             } catch (Throwable failure) {
                 // IllegalBlockingModeException after a switch to blocking, and the like; an Error too (IO3): the
@@ -149,6 +160,7 @@ final class ChannelState {
                 // the operations waiting for the registration would stay PENDING with nothing to wake them
                 failAllLocked(null, failure, finished);
             }
+            return false;
         }
     }
 

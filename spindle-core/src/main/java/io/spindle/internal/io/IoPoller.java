@@ -36,6 +36,7 @@ public final class IoPoller implements Blocker {
     private static final VarHandle POLLS;
     private static final VarHandle READY_EVENTS;
     private static final VarHandle IO_WAKEUPS;
+    private static final VarHandle HAND_BACKS_QUEUED;
 
     static {
         try {
@@ -45,6 +46,7 @@ public final class IoPoller implements Blocker {
             POLLS = l.findVarHandle(IoPoller.class, "polls", long.class);
             READY_EVENTS = l.findVarHandle(IoPoller.class, "readyEvents", long.class);
             IO_WAKEUPS = l.findVarHandle(IoPoller.class, "ioWakeups", long.class);
+            HAND_BACKS_QUEUED = l.findVarHandle(IoPoller.class, "handBacksQueued", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -79,10 +81,20 @@ public final class IoPoller implements Blocker {
     /** Held by whoever selects: the owner's blocking or busy poll, or the watchdog's poll for a busy owner (IO7). */
     private final ReentrantLock pollLock = new ReentrantLock();
     /**
-     * IO13: hand-backs whose cancelled key this selector still holds. Any thread adds one and then selects or wakes
-     * the selector; whoever releases the poll lock completes those a select since deregistered (releasePollLock).
+     * IO13: hand-backs whose cancelled key this selector still holds. Any thread adds one (queueHandBack), then
+     * drains (drainHandBacks): a pass under the poll lock if it is free, else a wakeup, and the holder's release
+     * drains in turn. Waits leave only in a pass, under the lock.
      */
     private final ConcurrentLinkedQueue<Deregistration.Wait> deregistrations = new ConcurrentLinkedQueue<>();
+    /** IO13: waits ever added to {@link #deregistrations}; a volatile RMW after each add (queueHandBack). */
+    private volatile long handBacksQueued;
+    /**
+     * IO13, written by the poll-lock holder only (volatile: drainers read it after their unlock): how many of the
+     * waits ever added a finished pass covered, i.e. were added before that pass's selectNow, which deregistered
+     * their keys or left them lost (the pass judged those: Deregistration.Wait.lost); only waits added since need a
+     * pass.
+     */
+    private volatile long handBacksCovered;
     /** Owner only: keys its blocking select reported, handled once it left its sleep ({@link #processReady}). */
     private final ArrayList<SelectionKey> readyKeys = new ArrayList<>();
     private final Consumer<SelectionKey> collectReady = this::collect;
@@ -221,7 +233,10 @@ public final class IoPoller implements Blocker {
         } catch (IOException e) {
             throw new UncheckedIOException("selector failed", e);
         } finally {
-            releasePollLock(collectReady); // IO13
+            pollLock.unlock(); // IO13: directly, no frame of ours between the lock and its release
+            if (!deregistrations.isEmpty()) { // IO13: every holder drains after its unlock (the Dekker's second side)
+                drainHandBacks(s, collectReady);
+            }
         }
         return !readyKeys.isEmpty();
     }
@@ -237,32 +252,35 @@ public final class IoPoller implements Blocker {
         if (s == null) {
             return;
         }
-        // allocated before the lock: nothing that can throw (a closer at the edge of its stack) may come between the
+        selectNowOrWake(s, caller);
+    }
+
+    /**
+     * IO8, IO13 (flushAfterCancel, and a hand-back's caller): one selectNow under the poll lock if it is free, which
+     * deregisters every key cancelled before it, else a wakeup: the holder may be the owner in a select without a
+     * timeout that began before the caller's cancel (it deregisters on its way out; the wakeup is sticky if that
+     * select has just ended). What the select finished is handed out (IO6).
+     */
+    private void selectNowOrWake(Selector s, WorkerThread caller) {
+        // allocated before the lock: nothing that can throw (a caller at the edge of its stack) may come between the
         // lock and the try whose finally unlocks, or the lock stays held by a thread that went on, and the owner's
         // next select waits for it for ever
         List<IoOp<?>> finished = new ArrayList<>();
         Consumer<SelectionKey> handle = key -> handleReadyKey(key, finished);
         if (!pollLock.tryLock()) {
-            s.wakeup(); // the select in progress deregisters on its way out; a sticky wakeup if it has just ended
+            s.wakeup(); // IO13: the holder drains after its unlock; this ends its select if it is the owner's
             return;
         }
-        selectNowAndRelease(s, handle, finished, caller);
-    }
-
-    /**
-     * flushAfterCancel and awaitDeregistration, holding the poll lock: one selectNow, which deregisters every key
-     * cancelled before it, then the lock's release (IO13) and the hand-out of what the select finished (IO6).
-     */
-    private void selectNowAndRelease(Selector s, Consumer<SelectionKey> handle, List<IoOp<?>> finished,
-                                     WorkerThread caller) {
         try {
-            s.selectNow(handle);
-            countPoll();
+            handBackPass(s, handle); // IO13: a pass, so a hand-back's own wait needs no second select
         } catch (IOException e) {
             throw new UncheckedIOException("selector failed", e);
         } finally {
+            pollLock.unlock(); // IO13: directly, no frame of ours between the tryLock and the release
             try {
-                releasePollLock(handle);
+                if (!deregistrations.isEmpty()) {
+                    drainHandBacks(s, handle); // IO13: waits queued while we held the lock
+                }
             } finally {
                 io.queueFinished(finished, caller); // IO6: what finished runs, even after a failure
             }
@@ -271,69 +289,95 @@ public final class IoPoller implements Blocker {
     }
 
     /**
-     * IO13, any thread, for PoolIO.deregister: {@code wait}'s key, cancelled before this call, must be deregistered by
-     * this selector, and the hand-back completes once it is. The caller selects once itself if it gets the poll lock;
-     * otherwise the holder's release of the lock (releasePollLock) sees the queued wait, and a wakeup ends a blocking
-     * select of the holder, which deregisters the key on its way out (the JDK's select processes cancelled keys after
-     * its wait as well as before it).
+     * IO13, any thread, for PoolIO.deregister: queues {@code wait}, whose key was cancelled before this call, and
+     * counts it. Only queues and counts: the caller arms its hand-back once every wait is queued and counted, then
+     * drains ({@link #drainHandBacks(WorkerThread)}). An Error part of the way (a stack's edge) leaves the hand-back
+     * unarmed, so its job can never run and the count is still the caller's to owe back (PoolIoImpl.deregister); a
+     * wait queued but not counted is then harmless: a later pass steps it (its decrement cannot reach zero) and
+     * removes it.
      */
-    void awaitDeregistration(Deregistration.Wait wait, WorkerThread caller) {
-        Selector s = selector; // not null: the key is of this selector
-        // allocated before the lock, as in flushAfterCancel
-        List<IoOp<?>> finished = new ArrayList<>();
-        Consumer<SelectionKey> handle = key -> handleReadyKey(key, finished);
-        // The queue's add is a volatile CAS, before tryLock's volatile read of the lock: if that read sees the lock
-        // held, the holder's unlock (a volatile write) comes after it, and so does its release's isEmpty (a volatile
-        // read after the unlock), which therefore sees this wait
-        deregistrations.add(wait);
-        if (!pollLock.tryLock()) {
-            s.wakeup(); // the holder may be the owner in a select without a timeout that began before our cancel
-            return;
-        }
-        selectNowAndRelease(s, handle, finished, caller);
+    void queueHandBack(Deregistration.Wait wait) {
+        deregistrations.add(wait); // the queue's volatile CAS: the Dekker's first write (see drainHandBacks)
+        // volatile RMW after the add and before the caller's tryLock (drainHandBacks(WorkerThread): the Dekker's
+        // first side): a pass whose count includes it selected after our cancel, and a drain after an unlock that our
+        // failed tryLock preceded sees it uncovered
+        HAND_BACKS_QUEUED.getAndAdd(this, 1L);
     }
 
     /**
-     * IO13: every holder of the poll lock releases it here. A hand-back queued while the lock was held (its caller's
-     * tryLock failed) is completed once a select that ended after its cancel deregistered its key: one of ours, or,
-     * if that select ended before the cancel, a selectNow made here. If the lock is taken again meanwhile, its new
-     * holder selects after the hand-back was queued and releases here in turn; a wakeup ends its select in case it
-     * is the owner's, which has no timeout (the wakeup stays pending for it: nobody else selects while it holds the
-     * lock). Only tries the lock, never waits for it (IO10's parking path). {@code onReady} handles what such a
-     * select finds ready, as the caller's own select did.
+     * IO13, any thread, for PoolIO.deregister, after queueHandBack and the hand-back's arming: its wait completes once
+     * a select that ended after its cancel deregistered the key. The caller selects once itself if it gets the poll
+     * lock; otherwise the holder's release drains (it unlocks after our add and count, so its drain sees the wait
+     * uncovered), and a wakeup ends the holder's select in case it is the owner's, which has no timeout. An Error
+     * here leaves a counted wait that no pass covered: the next release of this poll lock drains it (the owner's
+     * select ends at the latest when its pending operations end, as at shutdown: IO4, IO9).
      */
-    private void releasePollLock(Consumer<SelectionKey> onReady) {
-        pollLock.unlock();
-        // isEmpty: a volatile read after the unlock's volatile write, so it sees every wait whose caller's tryLock
-        // found the lock held by us (awaitDeregistration)
-        while (!deregistrations.isEmpty()) {
-            completeDeregistered();
-            Selector s = selector;
-            if (deregistrations.isEmpty() || s == null) {
-                return;
-            }
+    void drainHandBacks(WorkerThread caller) {
+        selectNowOrWake(selector, caller); // selector not null: the key is of this selector
+    }
+
+    /**
+     * IO13, after every release of the poll lock that found the queue not empty (out of line: the release's own
+     * check is the hot path). Loops only while a wait was added that no finished pass covered: a pass covers every
+     * wait added before its selectNow, completing it or judging it lost (a wait whose step threw stays for the next
+     * pass), and looping for a wait no select completes spun for ever. Never waits for the lock
+     * (IO10's parking path): if another thread holds it, that holder drains after its unlock, which comes after our
+     * failed tryLock and so after every add we were to drain for (the Dekker pair: add, then the tryLock's volatile
+     * read of the lock; the unlock's volatile write, then the volatile reads here), and a wakeup ends its select if
+     * it is the owner's (the wakeup stays pending for it: nobody else selects while it holds the lock).
+     */
+    private void drainHandBacks(Selector s, Consumer<SelectionKey> onReady) {
+        // volatile reads after our unlock: every wait whose adder's tryLock failed on our hold is counted here
+        while (!deregistrations.isEmpty() && handBacksQueued != handBacksCovered) {
             if (!pollLock.tryLock()) {
-                s.wakeup();
+                s.wakeup(); // the holder drains after its unlock
                 return;
             }
             try {
-                s.selectNow(onReady); // deregisters every key cancelled before it: the loop then completes them
-                countPoll();
+                handBackPass(s, onReady);
             } catch (IOException e) {
                 throw new UncheckedIOException("selector failed", e);
             } finally {
-                pollLock.unlock();
+                pollLock.unlock(); // directly: no frame of ours between the tryLock and the release
             }
         }
     }
 
-    /** IO13: hand-backs whose key this selector deregistered are done; exactly one thread removes each (the queue). */
+    /**
+     * IO13, the poll-lock holder: one selectNow, which deregisters every key cancelled before it, then completes the
+     * waits whose key is gone. Covers the waits counted before the select: only a later add needs another pass.
+     * The count is stored last, so a pass that throws part of the way covers nothing and the next drain passes again.
+     * The waits queued before the select are marked first: a key of theirs that this select (or a later one) leaves
+     * in its channel was lost by the JDK, and their hand-back fails rather than holding the pool's count for ever.
+     */
+    private void handBackPass(Selector s, Consumer<SelectionKey> onReady) throws IOException {
+        long queued = handBacksQueued; // volatile read before the select: each wait counted here was added before
+        for (Deregistration.Wait w : deregistrations) { // the queue's volatile reads: each add happened-before
+            w.queuedBeforeASelect = true; // plain, lock holder only: the poll lock orders it for the next holder
+        }
+        s.selectNow(onReady);
+        countPoll();
+        completeDeregistered();
+        handBacksCovered = queued; // volatile write, by the lock holder only; read by drainers after their unlock
+    }
+
+    /**
+     * IO13, the poll-lock holder, after a select that returned: hand-backs whose key this selector deregistered are
+     * done, and so are those whose key a select that began after their add did not deregister (lost: the JDK's
+     * cancel or selection overflowed part of the way, between taking the key off its cancelled set and out of the
+     * channel, or between invalidating the key and queueing it there; no later select would deregister it). A wait
+     * leaves the queue only after its step is done, so a step that throws (a stack's edge) leaves it for the next
+     * pass; only the lock holder runs a step, so no wait is stepped twice at once, and a second step does nothing.
+     */
     private void completeDeregistered() {
         for (Deregistration.Wait w : deregistrations) {
-            // done(): the channel's key lock orders it after the select's deregistration; remove: the queue's CAS,
-            // which exactly one of the threads that found it done wins
-            if (w.done() && deregistrations.remove(w)) {
+            // done(): the channel's key lock orders it after the select's deregistration
+            if (w.done()) {
                 w.deregistered();
+                deregistrations.remove(w); // the queue's CAS; only a lock holder removes
+            } else if (w.queuedBeforeASelect) {
+                w.lost(); // IO13: its job fails the future and gives the count back (IO6)
+                deregistrations.remove(w);
             }
         }
     }
@@ -397,7 +441,10 @@ public final class IoPoller implements Blocker {
         } catch (IOException e) {
             throw new UncheckedIOException("selector failed", e);
         } finally {
-            releasePollLock(collectReady); // IO13: a hand-back's wakeup may be what ended this select
+            pollLock.unlock(); // IO13: directly in finally
+            if (!deregistrations.isEmpty()) { // IO13: a hand-back's wakeup may be what ended this select
+                drainHandBacks(sel, collectReady);
+            }
         }
     }
 
@@ -442,7 +489,10 @@ public final class IoPoller implements Blocker {
                     selector.selectNow(handle);
                     countPoll();
                 } finally {
-                    releasePollLock(handle); // IO13
+                    pollLock.unlock(); // IO13: directly in finally
+                    if (!deregistrations.isEmpty()) {
+                        drainHandBacks(selector, handle); // IO13: after the unlock
+                    }
                 }
             }
             if (sweepRequested) {
@@ -529,8 +579,11 @@ public final class IoPoller implements Blocker {
         } catch (IOException e) {
             throw new UncheckedIOException("selector failed", e);
         } finally {
+            pollLock.unlock(); // IO13: directly in finally
             try {
-                releasePollLock(handle); // IO13
+                if (!deregistrations.isEmpty()) {
+                    drainHandBacks(selector, handle); // IO13: after the unlock
+                }
             } finally {
                 io.queueFinished(finished, worker); // IO6: what finished runs, even after a failure
             }
@@ -555,7 +608,44 @@ public final class IoPoller implements Blocker {
 
     private void applyInterestRequests(Selector sel, List<IoOp<?>> finished) {
         for (ChannelState s; (s = interestRequests.poll()) != null; ) {
-            s.applyInterest(sel, finished);
+            applyInterest(s, sel, finished);
+        }
+    }
+
+    /**
+     * IO2, the owner or the poll-lock holder: applies a channel's interest. A hand-back's cancelled key of the channel
+     * may still be in the selector (the hand-back's caller found the poll lock taken, and the holder has not selected
+     * since): the registration then fails with nothing changed, and a selectNow deregisters that key before the
+     * retry (IO13). Each retry follows a select made after the cancel of the key it met, which deregistered it; only
+     * a new registration cancelled again (another hand-back, which needs no operation pending, so none wants this
+     * interest then) could make it meet another.
+     */
+    private void applyInterest(ChannelState state, Selector sel, List<IoOp<?>> finished) {
+        while (state.applyInterest(sel, finished)) {
+            flushCancelledKey(sel, finished);
+        }
+    }
+
+    /**
+     * IO13, out of line (rare): one selectNow for applyInterest, which deregisters the cancelled key it met. Waits for
+     * the poll lock: the caller is the owner outside its sleep steps (requestInterest, processReady: IO10's parking
+     * path is not here), and every other holder only selects without blocking; or it holds the lock already
+     * (pollNow, the owner's or the watchdog's), and takes it again. What the select finds ready goes into
+     * {@code finished}, as the caller's own select would.
+     */
+    private void flushCancelledKey(Selector sel, List<IoOp<?>> finished) {
+        Consumer<SelectionKey> handle = key -> handleReadyKey(key, finished); // before the lock, as in selectNowOrWake
+        pollLock.lock();
+        try {
+            sel.selectNow(handle);
+            countPoll();
+        } catch (IOException e) {
+            throw new UncheckedIOException("selector failed", e);
+        } finally {
+            pollLock.unlock(); // IO13: directly in finally
+            if (!deregistrations.isEmpty()) {
+                drainHandBacks(sel, handle); // IO13: after the unlock
+            }
         }
     }
 
@@ -583,7 +673,7 @@ public final class IoPoller implements Blocker {
     void requestInterest(ChannelState state) {
         if (Thread.currentThread() == owner && !pollLock.isHeldByCurrentThread()) {
             List<IoOp<?>> failures = new ArrayList<>(0);
-            state.applyInterest(ownSelector(), failures);
+            applyInterest(state, ownSelector(), failures);
             io.queueFinished(failures, WorkerThread.current());
             return;
         }

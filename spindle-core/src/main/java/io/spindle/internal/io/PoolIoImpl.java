@@ -3,6 +3,7 @@ package io.spindle.internal.io;
 import io.spindle.PoolIO;
 import io.spindle.internal.executor.PoolCompletableFuture;
 import io.spindle.internal.registry.Registry;
+import io.spindle.internal.registry.Termination;
 import io.spindle.internal.registry.WorkerThread;
 
 import java.io.IOException;
@@ -32,6 +33,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class PoolIoImpl implements PoolIO {
     private final Registry registry;
+    /**
+     * IO6 under E1: where deregister owes its count back without a call ({@code Termination.owed}), taken once here so
+     * that the owing itself makes none.
+     */
+    private final Termination countOwing;
     private final IoPoller[] pollers;
     /**
      * Every channel with a state in this pool; an entry leaves on close, when found closed, on shutdown, and when the
@@ -47,6 +53,7 @@ public final class PoolIoImpl implements PoolIO {
 
     public PoolIoImpl(Registry registry, int threads) {
         this.registry = registry;
+        this.countOwing = registry.ioCountOwing();
         this.pollers = new IoPoller[threads];
         for (int i = 0; i < threads; i++) {
             pollers[i] = new IoPoller(this, i);
@@ -158,13 +165,13 @@ public final class PoolIoImpl implements PoolIO {
     /**
      * IO13: hands the channel back. Its state leaves the table (so that a later operation registers it anew) and its
      * key is cancelled; then each selector of ours that still holds a cancelled key of the channel is made to select
-     * ({@link IoPoller#awaitDeregistration}), and the future completes on the pool once none holds one.
+     * ({@link IoPoller#drainHandBacks(WorkerThread)}), and the future completes on the pool once none holds one.
      */
     @Override
     public CompletableFuture<Void> deregister(SelectableChannel channel) {
         Objects.requireNonNull(channel, "channel");
         registry.acquireIoCount(); // IO6: RejectedExecutionException after shutdown; held until the future's job ran
-        boolean queued = false;
+        boolean countIsTheJobs = false; // IO6: until the arming step below, the count is this call's to give back
         try {
             ChannelState s = channels.get(channel);
             if (s != null) {
@@ -180,27 +187,65 @@ public final class PoolIoImpl implements PoolIO {
             for (IoPoller p : pollers) {
                 SelectionKey k = p.keyFor(channel);
                 if (k != null && !k.isValid()) {
+                    Object cancellersState = k.attachment();
+                    if (cancellersState != null) {
+                        // IO13: every cancel of ours runs inside the monitor of the key's ChannelState (close,
+                        // shutdown, an idle home's drop, a hand-back). Entering it once after the key read invalid
+                        // orders that cancel's queueing of the key at its selector before our wait's add, so a pass
+                        // judges a key lost only if the cancel threw part of the way (a stack's edge), not while it
+                        // is still in progress. Empty on purpose: the monitor's ordering is the point.
+                        synchronized (cancellersState) {
+                        }
+                    }
                     holding[n] = p;
                     keys[n++] = k;
                 }
             }
             if (n == 0) {
                 // nothing to wait for (a channel the pool never saw, or one no selector holds): complete when
-                // returned, so its dependents run on whichever thread chains them, as for the empty read
+                // returned, so its dependents run on whichever thread chains them, as for the empty read; the
+                // count goes back in the finally
                 PoolCompletableFuture<Void> done = new PoolCompletableFuture<>(registry.executor());
                 done.complete(null);
                 return done;
             }
+            // IO13, IO6: every allocation first, then every wait queued and counted (queueHandBack), then the arming
+            // step: the caller's own decrement of keysLeft (n + 1). Only once it returned is the count the job's: an
+            // Error before it (a stack's edge) leaves keysLeft above zero for good, so no job can run, and the count
+            // is given back below; queued waits are then stepped and removed by later passes, harmlessly.
             Deregistration d = new Deregistration(this, registry.executor(), n);
-            queued = true; // from here the count is the job's: the last key's waiter queues it (IO6)
+            Deregistration.Wait[] waits = new Deregistration.Wait[n];
+            for (int i = 0; i < n; i++) {
+                waits[i] = new Deregistration.Wait(d, keys[i]);
+            }
             WorkerThread caller = WorkerThread.currentOf(registry);
             for (int i = 0; i < n; i++) {
-                holding[i].awaitDeregistration(new Deregistration.Wait(d, keys[i]), caller);
+                holding[i].queueHandBack(waits[i]); // IO13: the add, then the count (the Dekker's first side)
+            }
+            // IO13 arming: a volatile RMW, which happens or not as a whole (an overflow is thrown at a call's entry,
+            // and after its CAS the RMW makes no call). Non-zero: the last key's waiter queues the job. Zero: every
+            // key went already (passes since our adds) and we queue it: if that inject throws, E1 took the job back
+            // and the count is still ours. Between the RMW's return, or the inject's, and the flag: no call.
+            if (d.keysLeft.decrementAndGet() == 0) {
+                queueDeregistration(d);
+            }
+            countIsTheJobs = true; // IO6: from here the count is the job's
+            for (int i = 0; i < n; i++) {
+                holding[i].drainHandBacks(caller); // a select now, or the lock holder's release drains (IO13)
             }
             return d.future;
         } finally {
-            if (!queued) {
-                registry.releaseIoCount();
+            if (!countIsTheJobs) {
+                // IO6 under E1: given back without a call (a release here overflowed at a stack's edge and the pool
+                // never terminated): Termination.owed, inside its monitor, which a finally takes without a call
+                synchronized (countOwing) {
+                    countOwing.owed++; // volatile read and write, exclusive under the monitor (Termination.owed)
+                }
+                try {
+                    registry.settleOwedIoCounts(); // now where the stack allows; else the next release or wait does
+                } catch (Throwable stillOwed) {
+                    // still owed: settled by the next release, shutdown, isTerminated or wait for termination (E1)
+                }
             }
         }
     }
@@ -209,7 +254,7 @@ public final class PoolIoImpl implements PoolIO {
     void queueDeregistration(Deregistration d) {
         // injected, whichever thread found the last key gone: that may be an owner inside a sleep step, which cannot
         // push (IO1); a hand-back is rare enough that the injector's cost does not matter
-        registry.injectInternal(d);
+        registry.injectInternal(d.jobToInject());
     }
 
     private interface OpFactory<T> {

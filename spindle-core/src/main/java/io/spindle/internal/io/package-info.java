@@ -182,19 +182,62 @@
  *       detaches its state and cancels its key, then removes the state from the table, so that the next operation
  *       homes and registers the channel afresh. A cancelled key stays in its selector, and the channel cannot go back
  *       to blocking mode, until a selection deregisters it (the JDK does so before and after every select's wait), and
- *       a home that holds other IO does not drop keys on its own (IO4). So the caller queues a wait at each poller
- *       whose selector still holds a cancelled key of the channel, then selects once itself if it gets the poll lock,
+ *       a home that holds other IO does not drop keys on its own (IO4). So the caller first queues and counts a wait at
+ *       each poller whose selector still holds a cancelled key of the channel (the add, then a volatile RMW of that
+ *       poller's count), entering once the monitor of each such key's {@code ChannelState} first, inside which every
+ *       cancel of ours runs, so that a cancel still in progress has queued its key at the selector before the add.
+ *       Then it arms the hand-back: its own decrement (a volatile RMW) of the keys left, which start at n + 1. Only
+ *       once that decrement returned is the count the hand-back's job's: an Error before it (a stack's edge) leaves
+ *       the job unable to run, and the caller owes the count back without a call (E1's {@code Termination.owed} in the
+ *       registry's package-info, inside its monitor; settled at once where the stack allows, else by the next
+ *       release, shutdown or wait for termination), where a release, a call, overflowed and leaked it; a wait queued
+ *       then, counted or not, is stepped and removed by a later pass. If the arming decrement was the last (every key
+ *       went meanwhile), the caller injects the job itself, and an inject that throws took it back (E1): the count is
+ *       again the caller's to owe. Then, per poller, it selects once itself if {@code tryLock} gets the poll lock,
  *       else wakes the selector: the holder may be the owner in a select without a timeout that began before the
- *       cancel. Every holder of the poll lock releases it through {@code releasePollLock}, which completes the waits
- *       whose key is gone and, while some remain, tries the lock and selects once more, or, if another thread took the
- *       lock meanwhile, wakes the selector: that holder selected, or will, after the wait was queued, and releases the
- *       same way (the wakeup stays pending for it, since nobody else selects while it holds the lock). So a wait
- *       queued while the lock was held is seen by the release that follows, and none waits for a select that nobody
- *       makes, whether the owner sleeps in its selector, parks, or runs a long job; nothing there waits for the lock
- *       (IO10's parking path). The wait for the last key injects the hand-back's job, which completes the future on a
- *       worker (IO1); the hand-back holds a terminate count from the call until that job ran (IO6), so it is refused
- *       after shutdown, which deregisters every channel itself (IO9). A channel no selector of the pool holds (never
- *       seen, or let go of already) is handed back at once, with a future complete when returned.</dd>
+ *       cancel. Every holder of the poll lock unlocks directly in the {@code finally}
+ *       of the {@code try} that follows its lock (nothing of ours in between), and after the unlock, if the queue is
+ *       not empty, drains ({@code drainHandBacks}): while a wait was counted that no finished pass covered, it takes
+ *       the lock with {@code tryLock} and makes a pass (it marks the waits queued so far, makes a selectNow, then
+ *       completes the waits whose key is gone and judges lost the marked ones whose key is not; it covers the waits
+ *       counted before its select), or, if the lock is taken, wakes the selector and leaves the drain to the holder,
+ *       whose unlock comes after the failed {@code tryLock} and so after the add (a Dekker pair: the add and count,
+ *       then the arming and the {@code tryLock}'s volatile read; the unlock's volatile write, then the drain's
+ *       volatile reads). So a wait queued while the lock was held is seen by the release that follows, none waits for
+ *       a select that nobody makes, whether the owner sleeps in its selector, parks, or runs a long job, and a wait
+ *       that a select after its cancel did not complete is judged lost by the pass that covered it rather than
+ *       selected for again and again (the first version's release looped while the queue was not empty, and spun
+ *       about one CPU for ever on such a wait). A wait leaves the queue only once its step is done, and only
+ *       a lock holder steps one, so a step that fails at a stack's edge is redone by the next pass; nothing waits for
+ *       the lock (IO10's parking path). The last of the waits' and the arming's decrements injects the hand-back's
+ *       job, which completes the future on a worker (IO1); the hand-back holds a terminate count from the call until
+ *       that job ran (IO6), so it is refused after shutdown, which deregisters every channel itself (IO9). A channel
+ *       no selector of the pool holds (never seen, or let go of already) is handed back at once, with a future
+ *       complete when returned. An operation
+ *       started right after a hand-back, at the same home, may find the hand-back's cancelled key still in the
+ *       selector (the JDK's register then throws {@code CancelledKeyException}): the channel is open, so this is not
+ *       a close; the registering thread (the owner, or the lock holder's poll) makes a selectNow under the poll lock,
+ *       which deregisters that key, and registers again (the first version failed such an operation with
+ *       {@code AsynchronousCloseException}). At the very edge of a caller's stack, an overflow in
+ *       the select or wakeup after the arming leaves counted waits to the next release of that poll lock (the owner's
+ *       select ends at the latest when its pending operations end, as at shutdown: IO4, IO9). The JDK's own steps can
+ *       lose a cancelled key there: {@code SelectionKey.cancel} overflowing after it marked the key invalid and before
+ *       it queued it at the selector, or a selection overflowing inside its deregistration of cancelled keys, after
+ *       it took the key off its queue and before it removed it from the channel (in JDK 25 that queue's
+ *       {@code ArrayDeque.pollFirst} even clears the slot before a call moves the head; an overflow there would leave
+ *       every key cancelled later at that selector queued behind the empty slot for good). No select then
+ *       deregisters the key, and the channel stays registered there (it cannot go back to blocking mode; after a
+ *       close its descriptor stays open) until the selector closes with the pool. Such a wait held the hand-back's
+ *       count for ever and the pool never terminated (rounds of hand-backs at every depth left 3 to 24 such waits, in
+ *       up to 3 rounds of 6). A pass now judges it lost: every
+ *       select of a pass began after the cancel of each wait it marked (the cancel, or the caller's entry of its
+ *       monitor, precedes the add, which precedes the mark), so a marked wait whose key the select left in its
+ *       channel can only be a lost key; its hand-back's job completes the future with an {@code IOException} and
+ *       gives the count back (IO6), and the pool terminates. A hand-back whose own select loses its key has thrown,
+ *       so nobody sees that future; one that returned fails if another caller's select lost its key, or if its key
+ *       was cancelled after such a selection corrupted its selector. One wrong judgment is possible: a channel closed
+ *       directly (not through {@code PoolIO.close}) during its hand-back, whose keys the JDK cancels outside our
+ *       monitor.</dd>
  * </dl>
  *
  * <h2>What it does not do</h2>
@@ -202,9 +245,12 @@
  * channels are not selectable); no io_uring (SPEC §6 leaves it to an optional module, if measurements justify it).
  * A channel stays homed at its first worker: a busy home is covered by IO7, not by moving the channel. At the very edge
  * of a thread's stack, the JDK's {@code ReentrantLock.unlock} of a home's poll lock can itself overflow (a close, or a
- * cancel, that flushes the home's selector); the lock then stays held by a thread that went on, and the home's owner
- * waits for it for ever. Nothing is allocated or called between taking that lock and the {@code try} that releases
- * it, but the release's own frames are the JDK's ({@code PoolIoErrorSafetyTest} sees it in about one run in five of
- * a close at every depth; the operations themselves all complete).
+ * cancel, that flushes the home's selector, or a hand-back's own select); the lock then stays held by a thread that
+ * went on, or, where it overflowed after releasing the lock and before waking its waiter (AQS's {@code signalNext}),
+ * is free while the home's owner stays parked in its {@code lock()}: either way the owner waits for ever.
+ * {@code DeregisterAtStackEdgeTest} sees this in a few of 30 rounds of hand-backs at every depth, and reports such a
+ * round rather than failing it (at most half the rounds may). Nothing is allocated or called between taking that lock
+ * and the {@code try} that releases it, but the release's own frames are the JDK's ({@code PoolIoErrorSafetyTest}
+ * sees it in about one run in five of a close at every depth; the operations themselves all complete).
  */
 package io.spindle.internal.io;

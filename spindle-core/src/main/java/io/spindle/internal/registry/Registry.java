@@ -792,6 +792,25 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     }
 
     /**
+     * IO6 under E1: the object on which an IO path that may be at a stack's edge owes a count back without a call
+     * ({@code synchronized (t) { t.owed++; }}, {@link Termination#owed}), where {@link #releaseIoCount()} is a call
+     * that could overflow and leak the count (PoolIO.deregister's give-back did: the pool never terminated). The
+     * caller keeps the reference from its construction, so the owing makes no call.
+     */
+    public Termination ioCountOwing() {
+        return termination;
+    }
+
+    /**
+     * IO6 under E1, after an owing on {@link #ioCountOwing()}: settles it now where the stack allows (never throws
+     * once entered; the call itself may overflow, and then the next release, shutdown, isTerminated or wait for
+     * termination settles it).
+     */
+    public void settleOwedIoCounts() {
+        settleOwedCounts();
+    }
+
+    /**
      * IO1: a finished IO operation from a thread that cannot push it (the watchdog, shutdown, an off-pool caller, a
      * worker inside a sleep step): into the injector. Its count is held already, so shutdown does not refuse it.
      */

@@ -9,7 +9,7 @@ import java.lang.invoke.VarHandle;
  * ended. When shutdown has happened and the count reaches zero, no work is left anywhere (joins and scope tasks live
  * inside counted jobs) and the pool terminates: this happens exactly once.
  */
-final class Termination {
+public final class Termination {
     private static final long SHUTDOWN = 1L << 62;
     private static final long COUNT_MASK = SHUTDOWN - 1;
     private static final VarHandle WORD;
@@ -32,9 +32,11 @@ final class Termination {
      * terminate). Written only inside the monitor; volatile so that {@link #release()} can test it without taking it.
      * {@link #settleOwed()} moves it into the word: the owing thread tries at once (where its stack allows), and
      * the next release does, and so do shutdown, the wait for termination and {@code isTerminated}, the calls that
-     * depend on the count being whole.
+     * depend on the count being whole. Other packages (IO6, {@code PoolIoImpl.deregister}) owe an IO count the same
+     * way, on the object {@code Registry.ioCountOwing()} returns: {@code synchronized (t) { t.owed++; }}, nothing
+     * else, then {@code Registry.settleOwedIoCounts()} where the stack allows.
      */
-    volatile long owed;
+    public volatile long owed;
 
     Termination(Runnable onTerminate) {
         this.onTerminate = onTerminate;
