@@ -28,7 +28,8 @@ import java.util.function.Consumer;
  * job (that would need the registry): the wait still leaves the queue only once stepped, which is what is observed.
  *
  * <p>The real steps: {@link #handBackReal(int)} is what {@code PoolIoImpl.deregister} does at one poller
- * ({@code queueHandBack}, then {@code drainHandBacks(caller)}: the count's volatile RMW and {@code selectNowOrWake});
+ * ({@code queueHandBack}: the add and the count's volatile RMW; then {@code drainHandBacks(caller)}:
+ * {@code selectNowOrWake});
  * {@link #watchdogPoll()} is a real holder of the poll lock, {@code pollNow(null)} (the watchdog's poll for a busy
  * owner: tryLock, selectNow, unlock in the finally, then the drain after the unlock).
  *
@@ -163,10 +164,14 @@ public final class IoPollerHandBackRig {
 
     // --- the same private steps, for the weakened copies in the test sources -----------------------------------------
 
-    /** queueHandBack: the wait's add (the queue's CAS), after the key's cancel if the caller cancels it. */
+    /**
+     * queueHandBack's first step alone: the wait's add (the queue's CAS), after the key's cancel if the caller cancels
+     * it. Not queueHandBack itself, which also counts the wait: a weakened variant moves {@link #countWait()}.
+     */
+    @SuppressWarnings("unchecked")
     public void addWait(int i) {
         cancel(i);
-        poller.queueHandBack(waits[i]);
+        ((ConcurrentLinkedQueue<Deregistration.Wait>) DEREGISTRATIONS.get(poller)).add(waits[i]);
     }
 
     /** detachForHandBack's cancel, unless the rig cancelled the keys before the actors started. */
@@ -176,7 +181,7 @@ public final class IoPollerHandBackRig {
         }
     }
 
-    /** drainHandBacks(caller)'s first step: the count's volatile RMW. */
+    /** queueHandBack's second step: the count's volatile RMW (before drainHandBacks(caller)'s tryLock). */
     public void countWait() {
         QUEUED.getAndAdd(poller, 1L);
     }
