@@ -237,7 +237,12 @@
  *       so nobody sees that future; one that returned fails if another caller's select lost its key, or if its key
  *       was cancelled after such a selection corrupted its selector. One wrong judgment is possible: a channel closed
  *       directly (not through {@code PoolIO.close}) during its hand-back, whose keys the JDK cancels outside our
- *       monitor.</dd>
+ *       monitor. Not covered: an Error thrown in one thread's pass or drain (an {@code OutOfMemoryError} in the
+ *       queue's iterator or the select's list of finished operations, a {@code StackOverflowError} deep in a
+ *       caller's stack) after another caller's {@code tryLock} failed on that thread's hold leaves the other caller's
+ *       counted wait uncovered with the lock free; the next release of that poll lock drains it (the next hand-back,
+ *       close or busy poll at that home), and until then its future waits (found by reasoning in an outside review,
+ *       not reproduced; the fix would be a wake of the owner on such a throw, and a drain in its {@code block()}).</dd>
  * </dl>
  *
  * <h2>What it does not do</h2>
