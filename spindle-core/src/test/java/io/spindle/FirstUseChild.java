@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import io.spindle.internal.registry.WorkerThread;
+
 /**
  * The child JVM of {@link FirstUseUnderFullHeapTest}: runs a pool's completion and wake-up paths for the first time
  * in this JVM while the heap is full (issue 28, item 2), with no warm-up: the first pool built in this JVM is the one
@@ -28,22 +30,29 @@ import java.util.concurrent.locks.LockSupport;
  *       the heap full.</li>
  *   <li>{@code join}: on two workers, a join whose second half is stolen, waits while its owner goes to sleep on the
  *       join's latch, then fills the heap and throws; the heap stays full until the join (and the install around it)
- *       returned. The thief's wake-up of the owner runs with the heap full.</li>
+ *       returned. The thief's wake-up of the owner runs with the heap full. The half waits until its owner's sleep
+ *       count went up, and the case fails as inconclusive unless the owner's wake-up count went up too.</li>
  *   <li>{@code scope}: on one worker, {@code scope(s -> { for (;;) s.spawn(() -> {}); })} from outside: the queued
  *       tasks fill the heap until a spawn throws; every task's count decrement (and the body's) may then run with the
  *       heap full.</li>
+ *   <li>{@code takeback}: on one worker, a scope from outside whose body spawns one task (queued on the worker's
+ *       deque) and then fills the heap and throws: the scope's end takes the task back, the deque's pop of its last
+ *       element, whose CAS nothing else runs on one worker. Before E6 linked the deque (and its I6 rollback) that
+ *       link threw after the pop had moved bottom, the task was lost and the scope hung.</li>
  * </ul>
  * Code that runs while the heap is full only stores primitives and preallocated references and calls nothing that
  * allocates; everything that allocates (messages) runs after the hoard was dropped.
  */
 public final class FirstUseChild {
     static final String OK_LINE = "FIRST-USE OK";
-    static final List<String> CASES = List.of("install", "join", "scope");
+    static final List<String> CASES = List.of("install", "join", "scope", "takeback");
 
     /** How long the stolen half waits, once started, before it fills the heap: time for its owner to fall asleep. */
     private static final long OWNER_SLEEP_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     /** How long the join's first half waits for a thief before it gives up (then b runs inline: case inconclusive). */
     private static final long STEAL_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /** How long the stolen half waits at most for its owner to fall asleep (then the case is inconclusive). */
+    private static final long OWNER_ASLEEP_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     /** One link of the hoard: a chunk of heap. */
     private static final class Chunk {
@@ -83,8 +92,21 @@ public final class FirstUseChild {
     private static volatile boolean bStarted;
     private static volatile boolean bStolen;
     private static volatile boolean bNotStolenInTime;
+    /** The join case's pool, and its owner's worker index and sleep counters as its first half started. */
+    private static volatile ThreadPool joinPool;
+    private static volatile int ownerIndex = -1;
+    private static volatile long ownerSleepsAtStart;
+    private static volatile long ownerWakeupsAtStart;
+
+    private static WorkerStats ownerStats() {
+        return joinPool.stats().workers().get(ownerIndex); // allocates: called only before the heap fills, or after
+    }
 
     private static void awaitStolenHalf() {
+        ownerIndex = WorkerThread.current().index();
+        WorkerStats atStart = ownerStats(); // the owner is running: any wake-up counted later ended the join's sleep
+        ownerSleepsAtStart = atStart.sleeps();
+        ownerWakeupsAtStart = atStart.wakeups();
         long start = System.nanoTime();
         while (!bStarted) {
             if (System.nanoTime() - start > STEAL_WAIT_NANOS) {
@@ -100,8 +122,15 @@ public final class FirstUseChild {
         bStolen = Thread.currentThread() != joinOwner;
         bStarted = true;
         if (bStolen) {
+            // Until the owner went to sleep (on the join's latch: it runs nothing else), then a little longer for
+            // it to block; the parent's check of its wake-up count says whether it did.
             long start = System.nanoTime();
-            while (System.nanoTime() - start < OWNER_SLEEP_WAIT_NANOS) {
+            while (ownerStats().sleeps() == ownerSleepsAtStart
+                    && System.nanoTime() - start < OWNER_ASLEEP_WAIT_NANOS) {
+                LockSupport.parkNanos(1_000_000L);
+            }
+            long asleep = System.nanoTime();
+            while (System.nanoTime() - asleep < OWNER_SLEEP_WAIT_NANOS) {
                 LockSupport.parkNanos(1_000_000L);
             }
         }
@@ -118,6 +147,17 @@ public final class FirstUseChild {
     }
 
     private static void nothing() {
+    }
+
+    // ---- takeback -----------------------------------------------------------------------------------------------------
+
+    /**
+     * A scope body on the only worker: one spawn, queued on this worker's deque, then the heap fills and the body
+     * throws. The scope's end takes the task back: the deque's pop of its last element, its CAS, with the heap full.
+     */
+    private static void spawnOneThenFill(Scope s) {
+        s.spawn(FirstUseChild::nothing);
+        fillHeapUntilOom();
     }
 
     // ---- the driver ----------------------------------------------------------------------------------------------------
@@ -155,6 +195,7 @@ public final class FirstUseChild {
     private static void runCase(String c, SleepStrategy strategy, List<String> problems) {
         int threads = c.equals("join") ? 2 : 1;
         ThreadPool pool = ThreadPool.builder().threads(threads).sleepStrategy(strategy).build();
+        joinPool = pool;
         Throwable thrown = null;
         try {
             switch (c) {
@@ -174,6 +215,9 @@ public final class FirstUseChild {
                 case "scope":
                     pool.scope(FirstUseChild::spawnForever);
                     break;
+                case "takeback":
+                    pool.scope(FirstUseChild::spawnOneThenFill);
+                    break;
                 default:
                     throw new AssertionError(c);
             }
@@ -190,6 +234,16 @@ public final class FirstUseChild {
             // b ran on its owner: no thief set the join's latch, so the case tested nothing of what it is there for
             problems.add(c + ": inconclusive: the second half was not stolen (not stolen in time: " + bNotStolenInTime
                     + ")");
+        }
+        if (c.equals("join") && bStolen) {
+            // The case is there for the thief's wake-up of its sleeping owner: make sure it happened (a wake-up is
+            // counted by the woken worker, for a sleep another thread ended; nothing but the join's latch could).
+            WorkerStats after = ownerStats();
+            System.out.println("case join: owner worker " + ownerIndex + " sleeps " + ownerSleepsAtStart + " -> "
+                    + after.sleeps() + ", wake-ups " + ownerWakeupsAtStart + " -> " + after.wakeups());
+            if (after.wakeups() <= ownerWakeupsAtStart) {
+                problems.add(c + ": inconclusive: the owner was never woken from a sleep during the join");
+            }
         }
         if (thrown != null && !(thrown instanceof OutOfMemoryError)) {
             problems.add(c + ": unexpected failure " + thrown);

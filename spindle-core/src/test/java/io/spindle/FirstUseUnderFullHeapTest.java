@@ -16,7 +16,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the first time they run, even with the heap full, because the first pool built in a JVM links them. Per strategy and
  * per case, {@link FirstUseChild} runs in a fresh child JVM with a 64 MiB heap and no warm-up: an install from outside
  * whose op fills the heap, a join whose stolen half fills it while its owner sleeps on the join's latch, and a scope
- * from outside that spawns until a spawn throws; the heap is released only after each operation returned. Each must
+ * from outside that spawns until a spawn throws, and a scope whose one queued task its end takes back (the deque's
+ * last-element pop) with the heap full; the heap is released only after each operation returned. Each must
  * return or throw its OutOfMemoryError, its pool must then still run a job, and {@code close()} must return. Without
  * E6, each case hung on each strategy (JDK 17 and 25): a count latch's decrement, a caller's latch set, a worker's
  * wake-up (HINT_PIPE: the selector's wake-up, a native method's first call) each linked, and failed, on its first

@@ -31,6 +31,28 @@ import java.lang.invoke.VarHandle;
  *       clears a slot needs no ordering, since no thief can win that index any more. Plain stores, because a store
  *       through an array {@code VarHandle} re-checks the array's runtime component type every time (it showed up in
  *       the join profile); thieves still read slots with acquire.</li>
+ *   <li><b>I6 (a failed pop rolls itself back).</b> Every {@code VarHandle} call site links on its first execution,
+ *       and linking allocates: with the heap full (or the stack exhausted) any step of {@link #pop()} after its
+ *       store of {@code bottom = b} may throw (the registry's E6 links every step here before a pool accepts work,
+ *       {@link #linkFirstUse}; this rule is what holds if one was missed). Without a rollback the deque was left
+ *       with {@code bottom = b} and index {@code b} unclaimed by anyone: a task lost for good (an outside review
+ *       reproduced it). So pop catches whatever those steps throw and stores {@code bottom = b + 1} with a direct
+ *       volatile {@code putfield} (a call site of its own in the catch block would have to link there and then;
+ *       the constructor resolves the field). Then, if its CAS had claimed the last element, the pop completes and
+ *       returns it (only the store after the CAS threw); otherwise it rethrows, with the deque as before the pop.
+ *       Why the restore is safe against concurrent thieves: a thief claims an index only by its CAS of {@code top}
+ *       from that index, having read a {@code bottom} above it (I3). Case 1, the throw came before our CAS ran (all
+ *       linking happens before a call's atomic step, and the atomic step itself allocates nothing): the owner has
+ *       claimed nothing and written no slot, so indices {@code [top, b]} still hold their elements, {@code buffer}
+ *       is unchanged, and slot {@code b} still holds its element, published by the push's release store and
+ *       republished by this volatile store (I2). A thief that read the moved {@code bottom = b} saw at most
+ *       {@code [top, b)}, a true subset, or returned null: a stale snapshot, as if it looked before a push. A thief
+ *       that read {@code bottom = b + 1} before our store may have won index {@code b} by its CAS; then
+ *       {@code top = b + 1} and the restored deque is empty, which is right. In the empty case ({@code top > b})
+ *       {@code top = b + 1} and the restore leaves it empty too. Case 2, our CAS ran (it returned, so {@code won}
+ *       is known): {@code top = b + 1} whoever won, and the restore is the very store the normal path makes next,
+ *       only stronger. The store cannot race another owner step (I1), and it comes after everything the pop read,
+ *       so no thief sees an index reappear that someone else already claimed.</li>
  * </ol>
  *
  * @param <T> element type
@@ -69,6 +91,9 @@ public final class ChaseLevDeque<T> {
 
     public ChaseLevDeque() {
         BUFFER.setRelease(this, new Object[INITIAL_CAPACITY]); // release: publishes the empty array (I4)
+        // I6: resolves the putfield of pop's rollback now (it stores 0, the value the field already holds): the
+        // rollback runs only when a step failed, maybe with the heap full or the stack exhausted.
+        bottom = 0L;
     }
 
     /**
@@ -100,21 +125,32 @@ public final class ChaseLevDeque<T> {
         long b = (long) BOTTOM.getOpaque(this) - 1; // opaque: owner-written (I1)
         Object[] a = (Object[]) BUFFER.getOpaque(this);
         BOTTOM.setVolatile(this, b); // volatile: must be ordered before the load of top (Store-Load, I3)
-        long t = (long) TOP.getVolatile(this);
-        if (t > b) { // empty: restore
-            BOTTOM.setOpaque(this, b + 1); // opaque: the deque was empty, nothing to publish
-            clearStolenSlots(a, t);
-            return null;
-        }
-        int i = (int) (b & (a.length - 1));
-        Object x = a[i]; // plain: the owner wrote it (I1)
-        if (t == b) {
-            // The last element: race the thieves for it (I3).
-            boolean won = TOP.compareAndSet(this, t, t + 1); // volatile CAS: the single arbiter of the last element
-            BOTTOM.setOpaque(this, b + 1); // opaque: top moved to b+1 either way, so the deque is empty
-            if (!won) {
+        boolean won = false; // whether our CAS claimed the last element (read only by the rollback below)
+        Object x = null;
+        int i = 0;
+        try {
+            long t = (long) TOP.getVolatile(this);
+            if (t > b) { // empty: restore
+                BOTTOM.setOpaque(this, b + 1); // opaque: the deque was empty, nothing to publish
+                clearStolenSlots(a, t);
                 return null;
             }
+            i = (int) (b & (a.length - 1));
+            x = a[i]; // plain: the owner wrote it (I1)
+            if (t == b) {
+                // The last element: race the thieves for it (I3).
+                won = TOP.compareAndSet(this, t, t + 1); // volatile CAS: the single arbiter of the last element
+                BOTTOM.setOpaque(this, b + 1); // opaque: top moved to b+1 either way, so the deque is empty
+                if (!won) {
+                    return null;
+                }
+            }
+        } catch (Throwable e) { // I6: a step after the bottom store threw (its first call's linking); roll back
+            bottom = b + 1; // volatile putfield, resolved by the constructor: no call, nothing to link (I6)
+            if (!won) {
+                throw e;
+            }
+            // Only the store after a won CAS threw: the pop is complete now, and the element is ours.
         }
         a[i] = null; // plain (I5): the slot is ours alone now; drop the reference for the garbage collector
         return (T) x;
@@ -169,6 +205,29 @@ public final class ChaseLevDeque<T> {
             a[(int) (k & (a.length - 1))] = null; // plain (I5)
         }
         clearedBelow = t;
+    }
+
+    /**
+     * E6 (registry package-info): runs every step of this class once, on throwaway deques of the calling thread, so
+     * that each {@code VarHandle} call site here is linked while memory is plentiful: a push that grows the buffer,
+     * a pop of an element that is not the last, a pop of the last element (its CAS; a CAS that loses is the same call
+     * site), a pop of an empty deque after a steal (its restore and the clearing of stolen slots), a steal that takes
+     * an element and one that finds none, and the snapshots. (A steal that loses its race runs only
+     * {@code Thread.onSpinWait}, an intrinsic, more.)
+     */
+    public static void linkFirstUse() {
+        ChaseLevDeque<Object> d = new ChaseLevDeque<>();
+        Object e = Boolean.TRUE;
+        for (int k = 0; k <= INITIAL_CAPACITY; k++) {
+            d.push(e); // the last push grows the buffer
+        }
+        d.steal();
+        d.isEmpty();
+        d.sizeEstimate();
+        while (d.pop() != null) { // every element but the last, then the last (won), then the empty deque
+            // drain
+        }
+        d.steal(); // empty
     }
 
     /** Owner only: the current capacity (for tests). */

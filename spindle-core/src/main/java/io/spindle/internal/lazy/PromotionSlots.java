@@ -87,6 +87,27 @@ public final class PromotionSlots {
         return true;
     }
 
+    /**
+     * E6 (registry package-info): runs each step here once, on a throwaway object of the calling thread, so that its
+     * {@code VarHandle} call sites are linked while memory is plentiful: a publish into a free slot, a reclaim that
+     * wins (a reclaim that loses is the same call site), a steal that takes the job and one that finds none, and the
+     * snapshots. The throwaway jobs are never run.
+     */
+    public static void linkFirstUse() {
+        PromotionSlots p = new PromotionSlots();
+        Runnable none = () -> { };
+        JoinJob reclaimed = JoinJob.of(null, none);
+        int s = p.freeSlot();
+        p.publish(s, reclaimed);
+        p.reclaim(s, reclaimed);
+        JoinJob stolen = JoinJob.of(null, none);
+        p.publish(p.freeSlot(), stolen);
+        p.isEmpty();
+        p.sizeEstimate();
+        p.steal(); // takes it
+        p.steal(); // finds none
+    }
+
     /** A racy count of the jobs waiting here, for statistics. */
     public int sizeEstimate() {
         int n = 0;

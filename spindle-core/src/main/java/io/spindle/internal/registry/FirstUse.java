@@ -1,12 +1,14 @@
 package io.spindle.internal.registry;
 
 import io.spindle.SleepStrategy;
+import io.spindle.internal.deque.ChaseLevDeque;
 import io.spindle.internal.io.IoPoller;
 import io.spindle.internal.job.Failures;
 import io.spindle.internal.latch.BlockingLatch;
 import io.spindle.internal.latch.CountLatch;
 import io.spindle.internal.latch.LatchOwner;
 import io.spindle.internal.latch.WorkerLatch;
+import io.spindle.internal.lazy.PromotionSlots;
 import io.spindle.internal.sleep.SleepProtocols;
 
 import java.io.UncheckedIOException;
@@ -52,6 +54,8 @@ final class FirstUse {
             linkLatches();
             linkTermination();
             linkFailures();
+            ChaseLevDeque.linkFirstUse(); // the pops that take a job back: a failed last-element pop lost it
+            PromotionSlots.linkFirstUse();
             SleepProtocols.linkWakePaths(SleepStrategy.JOBS_EVENT_COUNTER);
             SleepProtocols.linkWakePaths(SleepStrategy.SLEEPY_WORKER);
             coreLinked = true;

@@ -68,14 +68,31 @@
  *       throwaway objects ({@code FirstUse}): a count latch's decrements and the settling of owed counts (E1), every
  *       latch's set and its owner's wake-up, the pool's count and termination, the recording of failures (E2), each
  *       protocol's sleep and each of its wake-ups (a latch set, a broadcast, an injection, an internal push,
- *       termination) and both deliveries of a worker's blocker (an unpark, a selector's wake-up). The first build in a
+ *       termination), both deliveries of a worker's blocker (an unpark, a selector's wake-up), and every step of the
+ *       owner's deque ({@code ChaseLevDeque.linkFirstUse}: push, growth, pop, the last element's pop and its CAS,
+ *       the empty pop, steal) and of the promotion slots ({@code PromotionSlots.linkFirstUse}: publish, reclaim,
+ *       steal): a scope's or an eager join's take-back of its last queued task was the first execution of the
+ *       last-element CAS on a one-worker pool, and when that link failed after the pop had moved {@code bottom} the
+ *       task was lost for good (outside review; the deque's I6 now also rolls such a pop back). The first build in a
  *       JVM does it; a later build pays two volatile reads, and a job nothing. A step that fails fails that build, and
  *       the next build runs the steps again. The residue: the steps that open a pipe or a selector are skipped while
  *       the OS refuses descriptors (a later build retries them), and until then a selector's wake-up is not covered;
  *       paths other than completion and wake-ups (a JFR recording's events, the IO operations) are not covered; nor are
  *       the worker loop's own steps, so a step that first runs only after many jobs must not link
- *       ({@code WorkerThread.pollIoIfDue} reads a plain field). {@code FirstUseUnderFullHeapTest} runs each of the
- *       three cases above, per strategy, in a fresh JVM.</li>
+ *       ({@code WorkerThread.pollIoIfDue} reads a plain field). Found by the outside review and still open: (a) the
+ *       JDK's own completions: {@code submit(...).get()} completes through {@code FutureTask}, whose waiter-queue CAS
+ *       first links when the task completes with a waiter queued; with the heap full that link throws and the waiter
+ *       stays parked for ever (reproduced); linking it needs a second thread queued as a waiter on a throwaway task,
+ *       which a pool build should not start and time, so it is left open ({@code CompletableFuture},
+ *       {@code invokeAll} and {@code invokeAny} likely share it); (b) the worker loop's steps for its first job,
+ *       which run before that job's {@code execute} and its try ({@code JOBS_EXECUTED.setOpaque},
+ *       {@code lazy.jobStarting}, {@code poller.topLevelJobStarting}): if the very first job of the JVM is taken
+ *       with the heap full, a link there may throw after the job was taken, and the job is dropped (E5 keeps the
+ *       worker); (c) the injector's queue ({@code ConcurrentLinkedQueue}) and the JDK's counters first link on the
+ *       first install (a poster's link fails before its job is visible, E1; a taker's before it claims one).
+ *       {@code FirstUseUnderFullHeapTest} runs each of the three cases above, and a take-back of a scope's last
+ *       queued task ({@code takeback}), per strategy, in a fresh JVM; the join case also checks that its owner was
+ *       woken from a sleep, by its worker's wake-up count.</li>
  * </ol>
  * Code that runs only on a failure path must not allocate on its first execution either, since that execution may
  * come when memory is exhausted (E6 covers the paths every operation's completion takes; a failure path is run or
