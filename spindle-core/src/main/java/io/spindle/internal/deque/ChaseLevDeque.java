@@ -52,7 +52,11 @@ import java.lang.invoke.VarHandle;
  *       {@code top = b + 1} and the restore leaves it empty too. Case 2, our CAS ran (it returned, so {@code won}
  *       is known): {@code top = b + 1} whoever won, and the restore is the very store the normal path makes next,
  *       only stronger. The store cannot race another owner step (I1), and it comes after everything the pop read,
- *       so no thief sees an index reappear that someone else already claimed.</li>
+ *       so no thief sees an index reappear that someone else already claimed. Limits (an outside review, by
+ *       reasoning): the rule covers exceptions thrown by the steps themselves, not asynchronous ones (a debugger's
+ *       or JVMTI's stop between the CAS's atomic step and its return would lose the element it won); and when C2
+ *       code that inlined pop hits an uncommon trap there with the heap full, a deoptimization that cannot
+ *       reallocate scalar-replaced objects pops the rebuilt frames without running this handler.</li>
  * </ol>
  *
  * @param <T> element type
