@@ -24,13 +24,20 @@ import org.junit.jupiter.params.provider.MethodSource;
  * execution. A hang turns into a failure, with the child's threads, after {@link #CHILD_TIMEOUT_S} s; a passing
  * child takes about two seconds.
  */
-@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class FirstUseUnderFullHeapTest {
     /**
      * How long a child may run: far beyond a passing child's time, so that it only turns a hang into a failure.
      * {@code -Dspindle.firstUse.childTimeoutS} overrides it (to see the failures without E6 sooner).
      */
     private static final long CHILD_TIMEOUT_S = Long.getLong("spindle.firstUse.childTimeoutS", 60);
+
+    /**
+     * How many children a case may start while each comes back inconclusive (the join case's steal or sleep did not
+     * happen in time, which a loaded machine can cause): an inconclusive child tested nothing, so it neither passes
+     * nor fails the case.
+     */
+    private static final int MAX_CHILDREN = 3;
 
     /**
      * Every strategy with every case, or with those named in {@code -Dspindle.firstUse.cases} (comma-separated): the
@@ -58,8 +65,14 @@ class FirstUseUnderFullHeapTest {
         command.add(strategy.name());
         command.add(useCase); // one case per JVM: an earlier case would link some of this one's paths
         ChildJvm.Result child = ChildJvm.run(command, CHILD_TIMEOUT_S).assertExited();
-        assertEquals(0, child.exitValue(), strategy + " " + useCase + ": a first use with the heap full failed\n"
-                + child.report());
+        for (int run = 2; run <= MAX_CHILDREN && child.exitValue() == FirstUseChild.EXIT_INCONCLUSIVE; run++) {
+            System.out.println("[FirstUseUnderFullHeapTest] " + strategy + " " + useCase + ": inconclusive, child "
+                    + run + " of at most " + MAX_CHILDREN + "\n" + child.output());
+            child = ChildJvm.run(command, CHILD_TIMEOUT_S).assertExited();
+        }
+        assertEquals(0, child.exitValue(), strategy + " " + useCase + ": a first use with the heap full failed"
+                + (child.exitValue() == FirstUseChild.EXIT_INCONCLUSIVE ? " to test anything " + MAX_CHILDREN
+                        + " times (inconclusive)" : "") + "\n" + child.report());
         assertTrue(child.output().contains(FirstUseChild.OK_LINE), "the child did not finish: " + child.report());
     }
 }
