@@ -123,8 +123,7 @@ public final class LazyEdgeWaitScan {
             }));
             t.setDaemon(true);
             t.start();
-            t.join(10_000);
-            if (t.isAlive()) {
+            if (!StackEdgeShims.endsInTime(t, n)) {
                 hangAt = n;
                 break;
             }

@@ -142,8 +142,7 @@ public final class LazyStackOverflowScan {
             }));
             t.setDaemon(true);
             t.start();
-            t.join(5_000);
-            if (t.isAlive()) {
+            if (!StackEdgeShims.endsInTime(t, n)) {
                 hangAt = n;
                 break;
             }

@@ -13,7 +13,29 @@ final class StackEdgeShims {
         void at(int n);
     }
 
+    /**
+     * How long an attempt may take before a scan calls it a hang: a passing attempt takes well under a second on a
+     * quiet machine, and its spins (up to about 2.6 s) plus {@code -Xint} on a CI machine running two test builds took
+     * more than the 10 s once allowed (LazyEdgeWaitScan, CI of 392e453). A hang never ends, so a generous bound costs
+     * only the time to report one.
+     */
+    static final long HANG_MILLIS = 60_000;
+
     private StackEdgeShims() {}
+
+    /**
+     * Waits for attempt {@code n}'s thread; true if it ended within {@link #HANG_MILLIS}. An attempt slower than 5 s
+     * is printed, so a scan that nears the bound says so.
+     */
+    static boolean endsInTime(Thread t, int n) throws InterruptedException {
+        long start = System.nanoTime();
+        t.join(HANG_MILLIS);
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        if (millis > 5_000) {
+            System.out.println("attempt " + n + " took " + millis + " ms" + (t.isAlive() ? ": a hang" : ""));
+        }
+        return !t.isAlive();
+    }
 
     static void pad(int k, int j, int n, Leaf leaf) {
         if (k > 0) {
