@@ -249,8 +249,8 @@ public final class FirstUseChild {
                         : ""));
         if (c.equals("join") && !bStolen) {
             // b ran on its owner: no thief set the join's latch, so the case tested nothing of what it is there for
-            problems.add(c + ": " + INCONCLUSIVE + " the second half was not stolen (not stolen in time: " + bNotStolenInTime
-                    + ")");
+            problems.add(c + ": " + INCONCLUSIVE + " the second half was not stolen (not stolen in time: "
+                    + bNotStolenInTime + ")");
         }
         if (c.equals("join") && bStolen) {
             // The case is there for the thief's wake-up of its sleeping owner: make sure it happened (a wake-up is
