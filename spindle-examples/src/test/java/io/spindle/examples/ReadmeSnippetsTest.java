@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -98,7 +99,7 @@ class ReadmeSnippetsTest {
 
     private static final Pattern CONTEXT_COMMENT = Pattern.compile("<!--\\s*snippet-context:\\s*([\\w-]+)\\s*-->");
     private static final Pattern DECLARATION_START =
-            Pattern.compile("^(static|record|class|interface|enum|final|abstract|sealed)\\b.*");
+            Pattern.compile("^(static|record|class|interface|enum)\\b.*");
 
     /** One {@code ```java} block: its first code line's number in README.md (1-based), its lines, its context. */
     record Snippet(int firstLine, String heading, List<String> lines, String context) {
@@ -228,13 +229,13 @@ class ReadmeSnippetsTest {
 
         StringBuilder text = new StringBuilder();
         List<String> origins = new ArrayList<>();
-        java.util.function.BiConsumer<String, String> emit = (code, origin) -> {
+        BiConsumer<String, String> emit = (code, origin) -> {
             for (String l : code.split("\n", -1)) {
                 text.append(l).append('\n');
                 origins.add(origin);
             }
         };
-        java.util.function.BiConsumer<String, String> emitContext = (code, part) -> {
+        BiConsumer<String, String> emitContext = (code, part) -> {
             if (code.isEmpty()) {
                 return;
             }
