@@ -59,7 +59,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  *       fence adds {@link #CONTEXTS}' entry NAME: members, statements before the block and statements after it (in
  *       the same method, so they may use the block's variables, e.g. to check what it did and to close it).</li>
  * </ul>
- * A block that is not Java to run must not be fenced as {@code java} ({@code text}, {@code sh}, ...).
+ * A block whose first line is a {@code package} declaration is a whole source file, as a reader saves it (the quick
+ * start's {@code Hello.java}): it is compiled as it stands, and its first top-level {@code public class}'s
+ * {@code main(String[])} is run. A block that is not Java to run must not be fenced as {@code java} ({@code text},
+ * {@code sh}, ...).
  */
 class ReadmeSnippetsTest {
     /** Turns a hung snippet into a failure; no snippet comes near it (they run in well under a second each). */
@@ -194,7 +197,15 @@ class ReadmeSnippetsTest {
     /** The generated class's text, with each line's origin for diagnostics. */
     record Source(String className, String text, List<String> origins) {}
 
+    private static final Pattern PACKAGE = Pattern.compile("^package\\s+([\\w.]+)\\s*;.*");
+    private static final Pattern PUBLIC_CLASS = Pattern.compile("^public\\s+(?:final\\s+)?class\\s+(\\w+)\\b.*");
+
     static Source wrap(Snippet snippet) {
+        List<String> body = snippet.lines();
+        Matcher pkg = body.isEmpty() ? null : PACKAGE.matcher(body.get(0));
+        if (pkg != null && pkg.matches()) {
+            return wholeFile(snippet, pkg.group(1));
+        }
         Context context = snippet.context() == null ? new Context("", "", "") : CONTEXTS.get(snippet.context());
         if (context == null) {
             throw new AssertionError(snippet.name() + ": unknown snippet-context '" + snippet.context() + "'; known: "
@@ -207,7 +218,6 @@ class ReadmeSnippetsTest {
         List<Integer> memberLines = new ArrayList<>();
         List<String> statements = new ArrayList<>();
         List<Integer> statementLines = new ArrayList<>();
-        List<String> body = snippet.lines();
         for (int i = 0; i < body.size(); i++) {
             String line = body.get(i);
             int readmeLine = snippet.firstLine() + i;
@@ -263,6 +273,27 @@ class ReadmeSnippetsTest {
         emitContext.accept(context.after(), "after");
         emit.accept("}\n}", "the test's wrapper");
         return new Source(className, text.toString(), origins);
+    }
+
+    /** A block that is a whole source file: compiled as it stands; its public class's {@code main} is run. */
+    private static Source wholeFile(Snippet snippet, String packageName) {
+        if (snippet.context() != null) {
+            throw new AssertionError(snippet.name() + ": a whole source file takes no snippet-context");
+        }
+        String className = null;
+        List<String> origins = new ArrayList<>();
+        for (int i = 0; i < snippet.lines().size(); i++) {
+            Matcher c = PUBLIC_CLASS.matcher(snippet.lines().get(i));
+            if (className == null && c.matches()) {
+                className = packageName + "." + c.group(1);
+            }
+            origins.add("README.md:" + (snippet.firstLine() + i));
+        }
+        if (className == null) {
+            throw new AssertionError(snippet.name() + ": a block that starts with a package declaration needs a"
+                    + " top-level public class (at column 0)");
+        }
+        return new Source(className, String.join("\n", snippet.lines()) + "\n", origins);
     }
 
     /**
@@ -321,10 +352,13 @@ class ReadmeSnippetsTest {
                 return defineClass(name, bytes, 0, bytes.length);
             }
         };
-        Method run = loader.loadClass(source.className()).getMethod("run");
+        Class<?> snippetClass = loader.loadClass(source.className());
+        boolean wholeFile = !snippet.lines().isEmpty() && PACKAGE.matcher(snippet.lines().get(0)).matches();
+        Method run = wholeFile ? snippetClass.getMethod("main", String[].class) : snippetClass.getMethod("run");
+        Object[] arguments = wholeFile ? new Object[] {new String[0]} : new Object[0];
         assertTimeoutPreemptively(RUN_TIMEOUT, () -> {
             try {
-                run.invoke(null);
+                run.invoke(null, arguments);
             } catch (InvocationTargetException e) {
                 throw new AssertionError(snippet.name() + " threw " + e.getCause(), e.getCause());
             }
