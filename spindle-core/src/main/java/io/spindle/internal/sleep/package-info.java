@@ -52,7 +52,7 @@
  *       debts that step pays) or when a sleep ends; SLEEPY_WORKER's S6 no longer reads it (a flag says whether the
  *       worker tried for the sleepy role).</dd>
  *   <dt>A2 - the cascade needs visible work.</dt>
- *   <dd>SPEC §3 and rayon wake up to two sleepers whenever a worker leaves the idle state. Spindle does so only when
+ *   <dd>Rayon wakes up to two sleepers whenever a worker leaves the idle state. Spindle does so only when
  *       the worker found a job and the search that found it left more work visible at the same source (the victim's
  *       deque, the injector, its own deque); whether more is there is read only when sleepers exist. Taking a lone job
  *       wakes nobody: without this, one sparse job woke three workers. Rayon's unconditional cascade was also what
