@@ -20,7 +20,7 @@ import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 /**
- * The HINT_PIPE sleep protocol: EMPER's pipe sleep strategy (seed {@code emper-pipe-sleep-strategy.md}). Sleeping
+ * The HINT_PIPE sleep protocol: EMPER's pipe sleep strategy (docs/DESIGN.md §3). Sleeping
  * workers wait for a hint in a real OS pipe; a notifier decrements the sleepers count and writes one hint per worker it
  * wakes, saying where the new work is. The prose description, with the invariants H1..H8 cited below, is in this
  * package's {@code package-info.java}, "HINT_PIPE".

@@ -12,7 +12,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntFunction;
 
 /**
- * The SLEEPY_WORKER sleep protocol: rayon-core's legacy sleep module (seed {@code rayon-legacy-sleep-module.md}). At
+ * The SLEEPY_WORKER sleep protocol: rayon-core's legacy sleep module (docs/DESIGN.md §3). At
  * most one worker at a time is sleepy; any new work or latch set wakes every sleeping worker. The prose description,
  * with the invariants S1..S6 cited below, is in this package's {@code package-info.java}, "SLEEPY_WORKER".
  *
