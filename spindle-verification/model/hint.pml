@@ -31,8 +31,8 @@
  *                            injection takes one registration off the count and writes one hint; worker 0 reads it,
  *                            its latch is set meanwhile, it leaves without searching and drops the hint; worker 1,
  *                            still counted, waits for a hint nobody writes; the job stays in the injector
- *   IO=1                     H9 (SPEC §6, EMPER "sound without the completer"): worker W-1 holds one pending IO
- *                            operation; the Kernel makes it ready at any moment. Its wait (IoPoller's select) also
+ *   IO=1                     H9 (docs/DESIGN.md §6, EMPER "sound without the completer"): worker W-1 holds one pending
+ *                            IO operation; the Kernel makes it ready at any moment. Its wait (IoPoller's select) also
  *                            returns on its own ready IO (level-triggered, like a ready key): it leaves with no hint
  *                            (OWN_EVENTS_CODE) and retracts its registration if the count is positive, else keeps
  *                            readInFlight (a notifier took it: its hint is read at the next block, H2). Its next search

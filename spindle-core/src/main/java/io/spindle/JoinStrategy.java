@@ -1,8 +1,9 @@
 package io.spindle;
 
 /**
- * When the second half of a {@code join} becomes stealable (SPEC §7). The semantics of a join are the same under both
- * (SPEC §1: both closures always run, {@code a}'s failure wins); what differs is the cost of a join that nobody steals.
+ * When the second half of a {@code join} becomes stealable (docs/DESIGN.md §7). The semantics of a join are the same
+ * under both (docs/DESIGN.md §1.2: both closures always run, {@code a}'s failure wins); what differs is the cost of a
+ * join that nobody steals.
  *
  * <pre>{@code
  * try (ThreadPool pool = ThreadPool.builder().joinStrategy(JoinStrategy.EAGER).build()) {

@@ -11,9 +11,10 @@ import java.nio.channels.WritableByteChannel;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Asynchronous, non-blocking IO on a pool's workers (SPEC §6): EMPER's IO subsystem. Each worker owns a poller (a
- * {@link java.nio.channels.Selector}); an idle worker that has IO pending blocks in <em>one</em> wait that returns on
- * its own IO or on new work, so an IO completion costs one kernel wake-up, on the worker that runs what follows.
+ * Asynchronous, non-blocking IO on a pool's workers (docs/DESIGN.md §6): EMPER's IO subsystem. Each worker owns a
+ * poller (a {@link java.nio.channels.Selector}); an idle worker that has IO pending blocks in <em>one</em> wait that
+ * returns on its own IO or on new work, so an IO completion costs one kernel wake-up, on the worker that runs what
+ * follows.
  *
  * <p><b>Where things run.</b> Every operation's future completes on a worker of the pool (the exceptions, a {@code
  * read} into a buffer with nothing remaining and an outside completion such as {@code cancel}, are below), so

@@ -23,9 +23,9 @@ import java.util.Objects;
  * @param wakeups        times a blocked worker was woken by another thread
  * @param injectorQueued jobs submitted from outside that no worker has taken yet (the global injector's length)
  * @param workers        one entry per worker, element {@code i} for worker {@code i}; unmodifiable
- * @param promotions     join halves the workers' lazy joins made stealable at a heartbeat (SPEC §7); 0 with eager
- *                       joins
- * @param ioPolls        polls of the workers' IO selectors (SPEC §6), summed over the workers
+ * @param promotions     join halves the workers' lazy joins made stealable at a heartbeat (docs/DESIGN.md §7); 0 with
+ *                       eager joins
+ * @param ioPolls        polls of the workers' IO selectors (docs/DESIGN.md §6), summed over the workers
  * @param ioReadyEvents  ready channels those polls reported, summed over the workers
  * @param ioWakeups      sleeps that a worker's own IO ended (no waker), summed over the workers: with
  *                       {@code wakeups}, the wake-ups caused by IO against those caused by work

@@ -134,12 +134,12 @@ public final class Spindle {
     /**
      * Gives the current worker's waiting join halves a chance to be shared: call it between pieces of a long loop that
      * makes no join. A {@link JoinStrategy#LAZY lazy} join's second half becomes stealable only at a heartbeat check
-     * (SPEC §7), and joins make those checks; a loop that runs for milliseconds without joining would meanwhile keep
-     * the second halves of the joins it runs inside to itself while other workers sit idle. With this call in the
-     * loop the worker checks for a beat as a join would: about once per {@link ThreadPool.Builder#heartbeatInterval
-     * heartbeat interval} it promotes its oldest waiting halves, as many as the sleep protocol counts idle workers
-     * (workers still searching count with the default protocol only) and all of them when the calls are a quarter
-     * interval apart or more.
+     * (docs/DESIGN.md §7), and joins make those checks; a loop that runs for milliseconds without joining would
+     * meanwhile keep the second halves of the joins it runs inside to itself while other workers sit idle. With this
+     * call in the loop the worker checks for a beat as a join would: about once per
+     * {@link ThreadPool.Builder#heartbeatInterval heartbeat interval} it promotes its oldest waiting halves, as many as
+     * the sleep protocol counts idle workers (workers still searching count with the default protocol only) and all of
+     * them when the calls are a quarter interval apart or more.
      *
      * <pre>{@code
      * static long burn(long[] data, int lo, int hi) {

@@ -142,9 +142,9 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
     /**
      * Runs {@code a} and {@code b}, potentially in parallel, and returns both results. On a worker, {@code a} runs
      * inline while {@code b} waits to be taken by an idle worker: with the default {@link JoinStrategy#LAZY lazy} joins
-     * it waits in a frame local to the worker until the worker promotes it at a heartbeat (SPEC §7), with {@link
-     * JoinStrategy#EAGER eager} joins it is stealable at once; {@code b} then runs inline if nobody took it. Both
-     * closures always run. If {@code a} throws, its throwable is rethrown after {@code b} ended, with {@code b}'s
+     * it waits in a frame local to the worker until the worker promotes it at a heartbeat (docs/DESIGN.md §7), with
+     * {@link JoinStrategy#EAGER eager} joins it is stealable at once; {@code b} then runs inline if nobody took it.
+     * Both closures always run. If {@code a} throws, its throwable is rethrown after {@code b} ended, with {@code b}'s
      * failure (if any) added as suppressed; otherwise {@code b}'s failure is rethrown.
      *
      * <p>One exception to "both always run": when {@code a} overflowed the stack so close to its end that the pool
@@ -314,8 +314,8 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
     }
 
     /**
-     * This pool's asynchronous IO (SPEC §6): non-blocking channels served by the workers' own pollers, futures that
-     * complete on the pool. The same instance every call.
+     * This pool's asynchronous IO (docs/DESIGN.md §6): non-blocking channels served by the workers' own pollers,
+     * futures that complete on the pool. The same instance every call.
      *
      * @return this pool's IO
      */
@@ -633,7 +633,7 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         }
 
         /**
-         * Sets when the second half of a join becomes stealable (SPEC §7).
+         * Sets when the second half of a join becomes stealable (docs/DESIGN.md §7).
          *
          * @param s the join strategy; default {@link JoinStrategy#LAZY}, or the system property
          *          {@code spindle.joinStrategy} ({@code lazy} or {@code eager}) when set

@@ -11,9 +11,11 @@ package io.spindle;
  * @param wakeups      times another thread woke this worker from blocking
  * @param queued       jobs waiting in this worker's deque, broadcast queue and promotion slots right now (a racy
  *                     snapshot)
- * @param promotions   join halves this worker's lazy joins made stealable at a heartbeat (SPEC §7); 0 with eager joins
- * @param ioPolls      polls of this worker's IO selector (SPEC §6): blocking ones while it slept, non-blocking ones
- *                     while it was busy, and the IO watchdog's for it; 0 for a worker that never held IO
+ * @param promotions   join halves this worker's lazy joins made stealable at a heartbeat (docs/DESIGN.md §7); 0 with
+ *                     eager joins
+ * @param ioPolls      polls of this worker's IO selector (docs/DESIGN.md §6): blocking ones while it slept,
+ *                     non-blocking ones while it was busy, and the IO watchdog's for it; 0 for a worker that never held
+ *                     IO
  * @param ioReadyEvents ready channels those polls reported
  * @param ioWakeups    sleeps of this worker that its own IO ended, with no other thread waking it (not counted in
  *                     {@code wakeups}: when IO and a waker race, the sleep counts once, as one or the other)

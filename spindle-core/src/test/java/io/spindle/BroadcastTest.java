@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** {@link ThreadPool#broadcast} (SPEC §1 "broadcast"). */
+/** {@link ThreadPool#broadcast} (docs/DESIGN.md §1.6). */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class BroadcastTest {
     private static final AtomicInteger POOL_IDS = new AtomicInteger();

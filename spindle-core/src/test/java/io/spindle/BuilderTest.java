@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** {@link ThreadPool.Builder}: ranges, messages, null checks and defaults (SPEC §1 "Bad input", "Builder defaults"). */
+/** {@link ThreadPool.Builder}: ranges, messages, null checks and defaults (docs/DESIGN.md §1.11, §1.1). */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class BuilderTest {
 

@@ -18,8 +18,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * install / join / scope / broadcast from a worker of pool A into pool B (SPEC §1): the work runs on B, and A's worker
- * keeps running A's jobs while it waits.
+ * install / join / scope / broadcast from a worker of pool A into pool B (docs/DESIGN.md §1.7): the work runs on B, and
+ * A's worker keeps running A's jobs while it waits.
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class CrossPoolTest {

@@ -23,8 +23,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The child JVM of {@link ErrorSafetyTest}: drives an {@link OutOfMemoryError} or a {@link StackOverflowError} through
- * one of the pool's operations, then checks that the pool survived it (SPEC §1: errors are rethrown as they are, the
- * workers and the pool carry on; issue 11 §2).
+ * one of the pool's operations, then checks that the pool survived it (docs/DESIGN.md §1.2 and §2.6: errors are
+ * rethrown as they are, the workers and the pool carry on; issue 11 §2).
  *
  * <p>Usage: {@code ErrorSafetyChild <scenario> <strategy> [rounds]}, strategy a {@link SleepStrategy} name. Exits 0
  * after printing {@value #OK_LINE} when every check held; otherwise prints each failed check (with the pool's state,
@@ -960,7 +960,7 @@ public final class ErrorSafetyChild {
                     + (lv.failure == null ? "returned normally" : "threw (its stack, innermost frames first):\n"
                     + topFrames(lv.failure, 30));
         }
-        problems.add(label + ": SPEC §1 (a join never returns or throws before its b ended) broken: "
+        problems.add(label + ": docs/DESIGN.md §1.2 (a join never returns or throws before its b ended) broken: "
                 + String.join("; ", bad) + where + "\n" + state());
         return false;
     }

@@ -13,9 +13,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Errors in the middle of the pool's bookkeeping (SPEC §1: errors are rethrown as they are, the workers and the pool
- * carry on; issue 11 §2): each case runs {@link ErrorSafetyChild} in a child JVM, the same java binary as this one,
- * with this JVM's test class path, which drives an {@code OutOfMemoryError} (in a 64 MiB heap) or a
+ * Errors in the middle of the pool's bookkeeping (docs/DESIGN.md §1.2 and §2.6: errors are rethrown as they are, the
+ * workers and the pool carry on; issue 11 §2): each case runs {@link ErrorSafetyChild} in a child JVM, the same java
+ * binary as this one, with this JVM's test class path, which drives an {@code OutOfMemoryError} (in a 64 MiB heap) or a
  * {@code StackOverflowError} (on small worker stacks) through spawn, scope, join, install or the sleep path, and then
  * checks that the caller got the error, that no accepted task was lost, that the pool still runs work on every worker,
  * that the sleep counters return to rest and that {@code close()} returns. The child bounds every wait itself; if it

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** {@link ThreadPool} as an {@link java.util.concurrent.ExecutorService} (SPEC §1 "submit / invokeAll / invokeAny"). */
+/** {@link ThreadPool} as an {@link java.util.concurrent.ExecutorService} (docs/DESIGN.md §1.8, §1.10). */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ExecutorServiceTest {
 

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** {@link Spindle}: the free functions mean the current worker's pool, else the global pool (SPEC §1). */
+/** {@link Spindle}: the free functions mean the current worker's pool, else the global pool (docs/DESIGN.md §1.1). */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class FreeFunctionsTest {
     private static final AtomicInteger POOL_IDS = new AtomicInteger();

@@ -14,7 +14,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** {@link ThreadPool#global()} (SPEC §1): one lazy instance with the builder's defaults, that never terminates. */
+/**
+ * {@link ThreadPool#global()} (docs/DESIGN.md §1.11): one lazy instance with the builder's defaults, that never
+ * terminates.
+ */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class GlobalPoolTest {
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** threadName, onThreadStart, onThreadExit (SPEC §1 "Hooks and names"). */
+/** threadName, onThreadStart, onThreadExit (docs/DESIGN.md §1.11). */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class HooksAndNamesTest {
     private static final AtomicInteger POOL_IDS = new AtomicInteger();

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** {@link ThreadPool#install} (SPEC §1 "install"). */
+/** {@link ThreadPool#install} (docs/DESIGN.md §1.5). */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class InstallTest {
     private static final AtomicInteger POOL_IDS = new AtomicInteger();

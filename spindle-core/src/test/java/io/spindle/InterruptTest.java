@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Interrupts never break a worker or the pool (SPEC §1 "Interrupts"). */
+/** Interrupts never break a worker or the pool (docs/DESIGN.md §1.11). */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class InterruptTest {
 

@@ -24,8 +24,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
 
 /**
- * Shared pieces of the {@code PoolIo*Test} classes (SPEC §6): the configurations (every strategy at 1, 2 and 4
- * workers), a pool wrapper that records what reaches the uncaught-exception handler and closes under a deadline,
+ * Shared pieces of the {@code PoolIo*Test} classes (docs/DESIGN.md §6): the configurations (every strategy at 1, 2 and
+ * 4 workers), a pool wrapper that records what reaches the uncaught-exception handler and closes under a deadline,
  * loopback and pipe endpoints, and waits that turn a hang into a failure with a thread dump. No pass/fail assertion
  * here depends on timing: {@link #HANG} only turns a hang into a failure.
  */
@@ -67,7 +67,7 @@ final class IoFixtures {
     /**
      * A pool for one IO test: named workers (found through {@link Watchdog.Workers}), an uncaught-exception handler
      * that records every failure, and a close that fails on a hang (with a thread dump) and fails if anything reached
-     * the handler (SPEC §6: IO failures never reach the pool's handler).
+     * the handler (docs/DESIGN.md §6: IO failures never reach the pool's handler).
      */
     static final class IoPool implements AutoCloseable {
         final TestPools.Config config;

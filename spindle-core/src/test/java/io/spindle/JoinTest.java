@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** {@link ThreadPool#join} and its failure rules (SPEC §1 "join", "Failures combined"). */
+/** {@link ThreadPool#join} and its failure rules (docs/DESIGN.md §1.2, §1.8). */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class JoinTest {
     private static final AtomicInteger POOL_IDS = new AtomicInteger();

@@ -21,9 +21,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Lazy joins (SPEC §7) through the public API: what only a lazy pool does (promotion, its statistics, a root join's
- * immediate share) and SPEC §1's semantics with frames promoted at every join (heartbeat 0, the stress setting). The
- * whole behavioural suite also runs with lazy joins (the default) and with eager ones (see the pom).
+ * Lazy joins (docs/DESIGN.md §7) through the public API: what only a lazy pool does (promotion, its statistics, a root
+ * join's immediate share) and the semantics of docs/DESIGN.md §1.2 with frames promoted at every join (heartbeat 0, the
+ * stress setting). The whole behavioural suite also runs with lazy joins (the default) and with eager ones (see the
+ * pom).
  */
 class LazyJoinTest {
     private static final Duration DEADLINE = Duration.ofSeconds(60);
@@ -291,9 +292,9 @@ class LazyJoinTest {
     }
 
     /**
-     * SPEC §7: a root join checks at once, and a's own joins keep checking, so b is shared while a runs: here a cannot
-     * end before b started elsewhere. On an eager pool the same holds trivially; on a lazy pool that never promoted,
-     * the watchdog turns the wait into a failure.
+     * docs/DESIGN.md §7 (LZ8): a root join checks at once, and a's own joins keep checking, so b is shared while a
+     * runs: here a cannot end before b started elsewhere. On an eager pool the same holds trivially; on a lazy pool
+     * that never promoted, the watchdog turns the wait into a failure.
      */
     @ParameterizedTest
     @EnumSource(SleepStrategy.class)

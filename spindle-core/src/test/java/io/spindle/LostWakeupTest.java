@@ -691,7 +691,7 @@ class LostWakeupTest {
     }
 
     /**
-     * Interrupts never break a sleep protocol's blocking primitive (SPEC: an interrupt during a blocking read closes a
+     * Interrupts never break a sleep protocol's blocking primitive (an interrupt during a blocking read closes a
      * java.nio pipe): sleeping workers are interrupted from outside, and tasks interrupt their own or another worker,
      * then work is posted to the sleeping pool and must still run, and the pool must still close.
      */

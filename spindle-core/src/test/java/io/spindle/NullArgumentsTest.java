@@ -19,7 +19,10 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Null closures and arguments are rejected with a {@link NullPointerException} naming the argument (SPEC §1). */
+/**
+ * Null closures and arguments are rejected with a {@link NullPointerException} naming the argument
+ * (docs/DESIGN.md §1.11).
+ */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class NullArgumentsTest {
 

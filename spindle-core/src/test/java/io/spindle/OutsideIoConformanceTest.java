@@ -61,12 +61,13 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Black-box conformance tests of SPEC §6 ("IO on the pool"), written from the spec text and the public javadoc only.
+ * Black-box conformance tests of IO on the pool (docs/DESIGN.md §6), written from the design's text and the public
+ * javadoc only.
  * Every test runs on each sleep strategy with 1 and 2 workers. Pass/fail never depends on timing except generous
  * time-outs that turn a hang into a failure.
  *
- * <p>Written by a helper who read SPEC §6 and {@code io.spindle}'s javadoc but neither the engine nor the other tests
- * (fourth session of issue 15). On its first runs it found a cancel that returned true after a read had taken its
+ * <p>Written by a helper who read the IO design and {@code io.spindle}'s javadoc but neither the engine nor the other
+ * tests (fourth session of issue 15). On its first runs it found a cancel that returned true after a read had taken its
  * bytes or an accept its connection (both then lost: IO11), and a sleep counted both as a wake-up and as an IO
  * wake-up when IO and a waker raced ({@code wakeUpsAreCountedOnceWhenIoAndNotifiersRace}).
  */
@@ -1948,7 +1949,7 @@ class OutsideIoConformanceTest {
         }
     }
 
-    /** Javadoc (not SPEC): the *Async stages without an executor run on this pool as well. */
+    /** Javadoc (not the design): the *Async stages without an executor run on this pool as well. */
     @ParameterizedTest(name = "{0} x{1}")
     @MethodSource("pools")
     void asyncStagesWithoutAnExecutorRunOnThePool_javadoc(SleepStrategy s, int n) throws Exception {
@@ -2001,8 +2002,8 @@ class OutsideIoConformanceTest {
     }
 
     /**
-     * Not SPEC §6 text, but ThreadPool.supplyAsync's javadoc promises that join()/get() on a worker runs the pool's
-     * jobs; this checks whether IO futures behave alike: a task on the pool waits for its own read.
+     * Not in docs/DESIGN.md §6, but ThreadPool.supplyAsync's javadoc promises that join()/get() on a worker runs the
+     * pool's jobs; this checks whether IO futures behave alike: a task on the pool waits for its own read.
      */
     @ParameterizedTest(name = "{0} x{1}")
     @MethodSource("pools")

@@ -27,8 +27,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Argument checks at the call (SPEC §6 "Arguments"): each throws at once, on the caller, and leaves no operation
- * behind. Checked from outside the pool and from a worker (a worker's call must throw too, not fail a future).
+ * Argument checks at the call (docs/DESIGN.md §6, "Arguments"): each throws at once, on the caller, and leaves no
+ * operation behind. Checked from outside the pool and from a worker (a worker's call must throw too, not fail a
+ * future).
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class PoolIoArgumentsTest {

@@ -32,10 +32,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Closing and cancelling (SPEC §6 "Failures"): {@link PoolIO#close} fails pending operations at once with {@link
- * AsynchronousCloseException}; a direct {@code close()} fails them within {@link PoolIO#DIRECT_CLOSE_NOTICE_MILLIS}
- * (checked only as a bound with slack, to turn a hang into a failure); {@code cancel} withdraws an operation so that
- * it consumes nothing. None of it reaches the pool's handler (checked by every {@link IoFixtures.IoPool} on close).
+ * Closing and cancelling (docs/DESIGN.md §6, "Failures"): {@link PoolIO#close} fails pending operations at once with
+ * {@link AsynchronousCloseException}; a direct {@code close()} fails them within
+ * {@link PoolIO#DIRECT_CLOSE_NOTICE_MILLIS} (checked only as a bound with slack, to turn a hang into a failure);
+ * {@code cancel} withdraws an operation so that it consumes nothing. None of it reaches the pool's handler (checked by
+ * every {@link IoFixtures.IoPool} on close).
  */
 @Timeout(value = 90, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class PoolIoCloseTest {

@@ -23,9 +23,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@link PoolIO#deregister} (SPEC §6, IO13): a channel the pool served is handed back to blocking code. The case that
- * needs it: a connection read once on a worker that also has a server's accept pending. That home holds IO, so it
- * keeps the connection's key registered (IO4), and {@code configureBlocking(true)} throws {@link
+ * {@link PoolIO#deregister} (docs/DESIGN.md §6, IO13): a channel the pool served is handed back to blocking code. The
+ * case that needs it: a connection read once on a worker that also has a server's accept pending. That home holds IO,
+ * so it keeps the connection's key registered (IO4), and {@code configureBlocking(true)} throws {@link
  * IllegalBlockingModeException} for as long as the accept waits; each test checks that it does before the hand-back,
  * so that the scenario really is the one deregister exists for. Every strategy, at 1, 2 and 4 workers.
  */

@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * SPEC §6 "Direct completions are bounded" (IO12 in the IO package-info): a loop written the README's way,
+ * docs/DESIGN.md §6, "Direct completions are bounded" (IO12 in the IO package-info): a loop written the README's way,
  * {@code io.read(ch, buf).whenComplete((n, e) -> loop())}, each turn's stage attached after the call returned, runs to
  * the end however many of its operations finish at their call. Before IO12 only completions nested inside the
  * completion itself were counted; the count was back to zero when the caller attached its stage, so each turn that

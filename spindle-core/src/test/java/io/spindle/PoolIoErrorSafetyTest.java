@@ -98,7 +98,7 @@ class PoolIoErrorSafetyTest {
         @Override protected void implConfigureBlocking(boolean block) { }
     }
 
-    /** A pool whose handler records what reaches it: SPEC §6, IO failures never do. */
+    /** A pool whose handler records what reaches it: IO failures never do (docs/DESIGN.md §6). */
     private static ThreadPool pool(int threads, List<Throwable> handled) {
         return ThreadPool.builder().threads(threads).uncaughtExceptionHandler((t, e) -> handled.add(e)).build();
     }

@@ -23,7 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Interrupts while IO is in flight (SPEC §1 "Interrupts", §6): interrupting workers, however often, while they run IO
+ * Interrupts while IO is in flight (docs/DESIGN.md §1.11, §6): interrupting workers, however often, while they run IO
  * completions or wait in their pollers, never closes a channel (an interrupt closes an interruptible channel that is in
  * a blocking operation), never fails an operation, and never breaks a worker's wait.
  */

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Where things run (SPEC §6 "Where things run", "Ready IO on a busy worker is not stranded"): dependent stages run on
+ * Where things run (docs/DESIGN.md §6, "Where things run", "Busy owners"): dependent stages run on
  * the pool's workers and free functions inside them mean this pool; IO owned by a worker that is busy with a long task
  * (or with an endless stream of short jobs) still completes. None of these assertions depend on timing: a stranded
  * completion shows up as a busy task that gave up waiting for it after {@link IoFixtures#HANG}.

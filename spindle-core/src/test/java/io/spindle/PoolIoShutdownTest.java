@@ -26,7 +26,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Shutdown with IO pending (SPEC §6 "Shutdown"): every pending operation completes exceptionally with {@link
+ * Shutdown with IO pending (docs/DESIGN.md §6, "Shutdown"): every pending operation completes exceptionally with {@link
  * ShutdownChannelGroupException}; its channel is deregistered but stays open (it belongs to the caller); tasks already
  * accepted still run; {@code awaitTermination} returns true. For {@code shutdown}, {@code shutdownNow} and
  * {@code close}, with the workers busy or asleep in their pollers.

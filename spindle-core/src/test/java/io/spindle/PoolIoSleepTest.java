@@ -21,10 +21,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Sleeping in the poller (SPEC §6 "Sleeping in the poller"): a worker that owns IO sleeps when idle and wakes on its
- * own IO; connections and data that arrive while every worker sleeps are served; idle workers with idle connections
- * go to sleep (stats().sleeps() grows) and the pool comes to rest; wake-ups are never counted more often than sleeps.
- * No timing assertions: "asleep" is waited for, under {@link IoFixtures#HANG}.
+ * Sleeping in the poller (docs/DESIGN.md §6, "Sleeping in the poller"): a worker that owns IO sleeps when idle and
+ * wakes on its own IO; connections and data that arrive while every worker sleeps are served; idle workers with idle
+ * connections go to sleep (stats().sleeps() grows) and the pool comes to rest; wake-ups are never counted more often
+ * than sleeps. No timing assertions: "asleep" is waited for, under {@link IoFixtures#HANG}.
  */
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class PoolIoSleepTest {
@@ -128,8 +128,8 @@ class PoolIoSleepTest {
     }
 
     /**
-     * SPEC §6: "Idle workers that own idle connections use no CPU". With reads pending on 8 idle connections and every
-     * worker asleep, no worker's selector returns for 2.2 s: no poll is counted. (Before IO8's look moved to the
+     * docs/DESIGN.md §6: "idle workers with idle connections use no CPU". With reads pending on 8 idle connections and
+     * every worker asleep, no worker's selector returns for 2.2 s: no poll is counted. (Before IO8's look moved to the
      * watchdog, a worker holding idle reads woke once a second to look for channels closed directly: 2 or 3 polls in
      * this window.) One poll is allowed for a select that an unrelated signal interrupts. Skipped when the watchdog is
      * turned off, as the owners then look themselves.

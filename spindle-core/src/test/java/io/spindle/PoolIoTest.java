@@ -32,10 +32,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The IO operations themselves (SPEC §6, {@link PoolIO}): accept, connect, read, write and ready over loopback sockets
- * and pipes, on every strategy at 1, 2 and 4 workers: many connections at once, large writes that the kernel takes in
- * pieces, end of stream, an empty destination, connection failures. Every pool here also checks on close that nothing
- * reached its uncaught-exception handler.
+ * The IO operations themselves (docs/DESIGN.md §6, {@link PoolIO}): accept, connect, read, write and ready over
+ * loopback sockets and pipes, on every strategy at 1, 2 and 4 workers: many connections at once, large writes that the
+ * kernel takes in pieces, end of stream, an empty destination, connection failures. Every pool here also checks on
+ * close that nothing reached its uncaught-exception handler.
  */
 @Timeout(value = 90, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class PoolIoTest {
@@ -240,7 +240,8 @@ class PoolIoTest {
     /**
      * A read into a buffer with nothing remaining completes with 0 at once, off the pool and on a worker: "at once"
      * meaning without waiting for readiness (no byte is ever sent before it must complete; the engine may still
-     * complete the future on a worker, SPEC §6 "Where things run"), so waiting for readiness shows up as a hang.
+     * complete the future on a worker, docs/DESIGN.md §6, "Where things run"), so waiting for readiness shows up as a
+     * hang.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.spindle.IoFixtures#configs")

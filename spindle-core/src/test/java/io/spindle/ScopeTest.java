@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** {@link ThreadPool#scope} and {@link Scope} (SPEC §1 "scope", "install", "External vs internal"). */
+/** {@link ThreadPool#scope} and {@link Scope} (docs/DESIGN.md §1.3, §1.5, §1.7). */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ScopeTest {
     private static final AtomicInteger POOL_IDS = new AtomicInteger();

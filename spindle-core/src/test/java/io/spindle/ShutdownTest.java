@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** shutdown, shutdownNow, close, awaitTermination (SPEC §1 "shutdown / close", "shutdownNow"). */
+/** shutdown, shutdownNow, close, awaitTermination (docs/DESIGN.md §1.9). */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ShutdownTest {
 

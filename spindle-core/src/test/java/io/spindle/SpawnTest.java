@@ -20,7 +20,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** {@link ThreadPool#spawn} and {@link ThreadPool#execute}: asynchrony, failures to the handler (SPEC §1). */
+/**
+ * {@link ThreadPool#spawn} and {@link ThreadPool#execute}: asynchrony, failures to the handler
+ * (docs/DESIGN.md §1.4).
+ */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class SpawnTest {
     private static final AtomicInteger POOL_IDS = new AtomicInteger();

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** {@link ThreadPool#stats()} (SPEC §1 {@link PoolStats}). No timing assertions: counters are polled. */
+/** {@link ThreadPool#stats()} (docs/DESIGN.md §1.12, {@link PoolStats}). No timing assertions: counters are polled. */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class StatsTest {
 

@@ -3,8 +3,8 @@ package io.spindle.bench;
 import java.util.Iterator;
 
 /**
- * Writes {@link Results} as results.json in the exact SPEC §4 schema, by hand (no dependency for a dozen lines):
- * one object with "jdk", "os", "cpus", "date", "results"; one row object per line so the file diffs well.
+ * Writes {@link Results} as results.json in the exact schema of docs/DESIGN.md §4.4, by hand (no dependency for a dozen
+ * lines): one object with "jdk", "os", "cpus", "date", "results"; one row object per line so the file diffs well.
  */
 public final class JsonWriter {
     private JsonWriter() {}

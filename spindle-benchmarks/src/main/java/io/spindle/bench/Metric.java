@@ -1,12 +1,12 @@
 package io.spindle.bench;
 
 /**
- * The metric names of SPEC §4 (fixed: results.json consumers key on them), and those issues 14 and 15 added. Every
- * metric but {@code requests_per_s} is "lower is better", which is what lets the reports read every Spindle÷FJP ratio
- * below 1 as a win; {@code promotions} is a count to read beside the times rather than a score, and has no ratio
- * (ForkJoinPool has no such count). The IO workloads' rows have no fjp row (their baselines are servers of their own,
- * {@link PoolKind#isIoServer()}), so none of their metrics gets a ratio, and {@code requests_per_s}, higher is
- * better, cannot be misread as one.
+ * The metric names of docs/DESIGN.md §4.4 (fixed: results.json consumers key on them), and those issues 14 and 15
+ * added. Every metric but {@code requests_per_s} is "lower is better", which is what lets the reports read every
+ * Spindle÷FJP ratio below 1 as a win; {@code promotions} is a count to read beside the times rather than a score, and
+ * has no ratio (ForkJoinPool has no such count). The IO workloads' rows have no fjp row (their baselines are servers of
+ * their own, {@link PoolKind#isIoServer()}), so none of their metrics gets a ratio, and {@code requests_per_s}, higher
+ * is better, cannot be misread as one.
  */
 public enum Metric {
     TIME_MS("time_ms", "wall time of one run, ms"),

@@ -8,9 +8,9 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * The contenders of SPEC §4, by their fixed names in results.json. The {@code spindle-*} pools take the library's
- * default join strategy (lazy, SPEC §7), except {@code spindle-jec-eager}, the same JEC pool with eager joins, so that
- * one run (same JVM, same rounds) compares the two join strategies.
+ * The contenders of docs/DESIGN.md §4.1, by their fixed names in results.json. The {@code spindle-*} pools take the
+ * library's default join strategy (lazy, docs/DESIGN.md §7), except {@code spindle-jec-eager}, the same JEC pool with
+ * eager joins, so that one run (same JVM, same rounds) compares the two join strategies.
  *
  * <p>The IO workloads (issue 15: {@code echo}, {@code echo-sparse}, {@code echo-compute}) are also served by four
  * servers that are not pools of ours, the designs Java users have today: {@code platform-threads} (a blocking thread

@@ -3,7 +3,7 @@ package io.spindle.bench;
 import java.util.List;
 
 /**
- * The content of results.json (SPEC §4): {@code {"jdk","os","cpus","date","results":[rows]}}.
+ * The content of results.json (docs/DESIGN.md §4.4): {@code {"jdk","os","cpus","date","results":[rows]}}.
  *
  * @param date ISO-8601 instant of the run's start
  */

@@ -24,8 +24,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The benchmark runner, {@code bin/spindle-bench}: runs the SPEC §4 workloads on every Spindle pool, on a ForkJoinPool
- * of the same parallelism and sequentially, then prints the table and writes results.json, report.md and
+ * The benchmark runner, {@code bin/spindle-bench}: runs the docs/DESIGN.md §4 workloads on every Spindle pool, on a
+ * ForkJoinPool of the same parallelism and sequentially, then prints the table and writes results.json, report.md and
  * report.html. See {@link Options#USAGE}.
  */
 public final class Runner {

@@ -1,11 +1,11 @@
 package io.spindle.bench;
 
 /**
- * Workload sizes: SPEC §4's for a full run, smaller ones for {@code --quick} (the whole quick run must stay under 3
- * minutes on 2 cores with every pool present). Names keep their meaning in both: join-depth-20 is always depth 20,
- * fib-naive always fib(30), fib-cutoff fib(35), and so on; what shrinks is the data (tree, arrays, matrix), the
- * oversubscribed fib and the time windows, except idle's; tree-sum-1k always sums 1,000 trees and coarse-pair's
- * halves are always about 20 ms.
+ * Workload sizes: those of docs/DESIGN.md §4.2 for a full run, smaller ones for {@code --quick} (the whole quick run
+ * must stay under 3 minutes on 2 cores with every pool present). Names keep their meaning in both: join-depth-20 is
+ * always depth 20, fib-naive always fib(30), fib-cutoff fib(35), and so on; what shrinks is the data (tree, arrays,
+ * matrix), the oversubscribed fib and the time windows, except idle's; tree-sum-1k always sums 1,000 trees and
+ * coarse-pair's halves are always about 20 ms.
  *
  * @param treeDepth     tree-sum: a balanced tree of 2^depth - 1 nodes
  * @param tree1kTrees   tree-sum-1k: sums of the 1,023-node tree per run, all inside one install / invoke (issue 14:

@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * IO traffic for one soak round, beside its task trees (SPEC section 6): an echo server on the pool under test
+ * IO traffic for one soak round, beside its task trees (docs/DESIGN.md §6): an echo server on the pool under test
  * ({@link ThreadPool#io()}: accept, read, write, close, all on the workers) and blocking clients on their own threads
  * that echo random bytes with random delays (some long enough for every worker to fall asleep, so IO must wake one)
  * and random closes (half-way through an exchange, sometimes with a reset), plus one connection that stays idle

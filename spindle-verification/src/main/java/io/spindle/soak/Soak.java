@@ -37,7 +37,7 @@ import java.util.concurrent.locks.LockSupport;
  * </pre>
  *
  * <p>Invariants checked (each failure exits 1 with the seed): every accepted task ran exactly once (ids counted);
- * results are right (tree sums, broadcast index order, install values); failures are delivered where SPEC section 1
+ * results are right (tree sums, broadcast index order, install values); failures are delivered where docs/DESIGN.md §1
  * says (join/scope/install/broadcast rethrow to the caller, spawn goes to the pool's handler, never lost, never twice);
  * no worker thread is alive after close; every echoed byte comes back and every IO operation completes (see
  * {@link EchoTraffic}); the sleep protocol's counters are back to rest when the pool is idle and
@@ -349,7 +349,7 @@ public final class Soak {
 
     /**
      * A binary tree of joins, node {@code idx} (heap order) of a block of ids: each node is join(its own task, join(left
-     * subtree, right subtree)), so every task runs whatever fails (SPEC: both halves of a join always run) and
+     * subtree, right subtree)), so every task runs whatever fails (both halves of a join always run) and
      * failures come back combined. Returns the node count.
      */
     private long tree(Tracker tr, long base, int idx, int depth, long treeSeed) {
@@ -661,7 +661,8 @@ public final class Soak {
             if (r < 3) {
                 LockSupport.parkNanos(rnd.nextInt(300_000)); // random delay
             } else if (r < 5) {
-                Thread.currentThread().interrupt(); // a task leaving the interrupt flag set (SPEC: cleared after)
+                // a task leaving the interrupt flag set: the worker clears it after the task (docs/DESIGN.md §1.11)
+                Thread.currentThread().interrupt();
             }
             if (plannedToFail(id)) {
                 throw new Planned(id);
@@ -727,7 +728,7 @@ public final class Soak {
             return result;
         }
 
-        /** Every planned failure in the suppression tree, each instance once (SPEC: never the same twice). */
+        /** Every planned failure in the suppression tree, each instance once (docs/DESIGN.md §1.8). */
         private void collect(Throwable t, List<Long> seen, java.util.Set<Throwable> visited) {
             if (!visited.add(t)) {
                 throw new SoakFailure("the same failure instance appears twice among the suppressed: " + t);

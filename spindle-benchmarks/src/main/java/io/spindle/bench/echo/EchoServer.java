@@ -17,7 +17,7 @@ import java.util.concurrent.ThreadFactory;
  * request everywhere, so that the numbers compare the designs, not the handlers.
  */
 public interface EchoServer extends AutoCloseable {
-    /** The size of a request and of its answer: 64 bytes, SPEC §4 / issue 15. */
+    /** The size of a request and of its answer: 64 bytes (issue 15). */
     int MESSAGE_BYTES = 64;
 
     /** @return the loopback address the server listens on */

@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * io-starvation's measurement (SPEC §6, "ready IO on a busy worker is not stranded"): one connection to the Spindle
+ * io-starvation's measurement (docs/DESIGN.md §6, "Busy owners"): one connection to the Spindle
  * echo server; once its next read is pending, the worker that issued that read (its owner, whose poller holds it)
  * runs a long task, a broadcast copy that only that worker's index spins in; a tenth into the task the client sends
  * a request and times its round trip. Without a hand-off to another worker the answer waits for the task's end.

@@ -61,8 +61,8 @@ final class Notes {
                         + "again at each `--join-threads` pool size (1 by default: joins nobody can steal), on pools of "
                         + "their own in the same interleaved rounds, and get a row per size. The sequential row, "
                         + "which has no pool to size, is shown on each of them.",
-                "`spindle-*` pools use the library's default join strategy (lazy, SPEC §7) and the heartbeat of "
-                        + "`--heartbeat-micros` (else the library's); `spindle-jec-eager` is `spindle-jec` with "
+                "`spindle-*` pools use the library's default join strategy (lazy, docs/DESIGN.md §7) and the heartbeat "
+                        + "of `--heartbeat-micros` (else the library's); `spindle-jec-eager` is `spindle-jec` with "
                         + "`JoinStrategy.EAGER`, in the same rounds. `promotions` is the `PoolStats.promotions()` "
                         + "delta over one run: join halves made stealable at a heartbeat.",
                 "`tree-sum-1k` sums the 1,023-node tree 1,000 times inside one `install` (FJP: one `invoke` of a "

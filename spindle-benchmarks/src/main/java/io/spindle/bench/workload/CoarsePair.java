@@ -9,7 +9,7 @@ import java.util.concurrent.RecursiveTask;
 import java.util.concurrent.TimeUnit;
 
 /**
- * coarse-pair: one join of two sequential halves of about 20 ms of CPU each, with no joins inside (SPEC §4). A lazy
+ * coarse-pair: one join of two sequential halves of about 20 ms of CPU each, with no joins inside. A lazy
  * join must still run them in parallel on an idle pool (its root join promotes at once): at 2 workers it should take
  * about 20 ms, as FJP does, and never 40. The halves are a fixed number of {@link Burn#steps} calibrated once to 20 ms
  * (not a sleep or a spin on the clock: work that takes longer when its thread has to share a core), and return their

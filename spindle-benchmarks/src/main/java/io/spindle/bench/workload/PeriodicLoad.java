@@ -6,9 +6,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The light loads of SPEC §4 (noop, sparse): from one thread outside the pool, submit a task every {@code period}
- * for a while ({@code spawn} on Spindle, {@code execute} on ForkJoinPool), each task busy for {@code taskNanos}.
- * Records each task's submit-to-start latency and the workers' CPU time over the window.
+ * The light loads of docs/DESIGN.md §4.2 (noop, sparse): from one thread outside the pool, submit a task every
+ * {@code period} for a while ({@code spawn} on Spindle, {@code execute} on ForkJoinPool), each task busy for
+ * {@code taskNanos}. Records each task's submit-to-start latency and the workers' CPU time over the window.
  */
 final class PeriodicLoad {
     /** A lost wake-up would leave tasks unrun forever: give up after this long and say so. */

@@ -8,14 +8,14 @@ import io.spindle.bench.Value;
 import java.util.List;
 
 /**
- * One SPEC §4 workload: a Spindle version, an idiomatic ForkJoinPool version, and a sequential one where that means
- * something. The runner calls {@link #setUp()} once, then {@link #run} for every warm-up and measured run on every
- * contender, interleaved, then {@link #tearDown()}. A light load is measured at more than one pool size: for those,
- * the same interleaved rounds also call {@link #runAtLightThreads} on contenders of each {@code --light-threads} size.
- * A join workload is too: the same rounds call {@link #run} on contenders of each {@code --join-threads} size.
+ * One workload (docs/DESIGN.md §4.2): a Spindle version, an idiomatic ForkJoinPool version, and a sequential one where
+ * that means something. The runner calls {@link #setUp()} once, then {@link #run} for every warm-up and measured run on
+ * every contender, interleaved, then {@link #tearDown()}. A light load is measured at more than one pool size: for
+ * those, the same interleaved rounds also call {@link #runAtLightThreads} on contenders of each {@code --light-threads}
+ * size. A join workload is too: the same rounds call {@link #run} on contenders of each {@code --join-threads} size.
  */
 public interface Workload {
-    /** @return the fixed SPEC §4 name */
+    /** @return the workload's fixed name (docs/DESIGN.md §4.2) */
     String name();
 
     /** @return one line for the report: what it does and at which size */
@@ -30,7 +30,7 @@ public interface Workload {
     }
 
     /**
-     * @return the name {@code --only} may also select this workload by, with others: the SPEC §4 name of a workload
+     * @return the name {@code --only} may also select this workload by, with others: the fixed name of a workload
      *         reported in several rows of names of their own ({@code echo} for {@code echo-1conn}, ...); by default
      *         its own name
      */

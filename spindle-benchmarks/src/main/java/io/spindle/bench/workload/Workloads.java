@@ -4,7 +4,7 @@ import io.spindle.bench.Sizes;
 
 import java.util.List;
 
-/** Every SPEC §4 workload, in the order the runner runs and reports them. */
+/** Every workload of docs/DESIGN.md §4.2, in the order the runner runs and reports them. */
 public final class Workloads {
     private Workloads() {}
 

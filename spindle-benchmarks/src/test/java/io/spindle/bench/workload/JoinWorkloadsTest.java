@@ -84,7 +84,7 @@ class JoinWorkloadsTest {
 
     @Test
     void fibNaiveCountsItsJoins() {
-        assertEquals(1_346_268, new FibNaive("fib-naive", 30, false).joins()); // SPEC §4's number
+        assertEquals(1_346_268, new FibNaive("fib-naive", 30, false).joins()); // docs/DESIGN.md §4.2's number
         for (int n = 2; n <= 20; n++) {
             assertEquals(countFibJoins(n), new FibNaive("fib-naive", n, false).joins(), "fib(" + n + ")");
         }

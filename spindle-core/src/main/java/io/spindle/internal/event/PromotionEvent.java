@@ -9,7 +9,7 @@ import jdk.jfr.StackTrace;
 
 /**
  * {@code io.spindle.Promotion}: a worker running lazy joins made some of its waiting join halves stealable at a
- * heartbeat (SPEC §7). At most one per worker per heartbeat interval. Only {@link PoolEvents} calls it.
+ * heartbeat (docs/DESIGN.md §7). At most one per worker per heartbeat interval. Only {@link PoolEvents} calls it.
  */
 @Name("io.spindle.Promotion")
 @Label("Promotion")

@@ -25,8 +25,8 @@ public enum WakeReason {
     /** HINT_PIPE: the worker read a hint naming the injector (an injection, or the pool terminating). */
     HINT_PIPE_INJECTOR,
     /**
-     * The worker's own IO became ready (SPEC §6): its selector returned with no waker, and the worker ended its sleep
-     * itself. The waker is the kernel: no thread is reported.
+     * The worker's own IO became ready (docs/DESIGN.md §6): its selector returned with no waker, and the worker ended
+     * its sleep itself. The waker is the kernel: no thread is reported.
      */
     IO_READY
 }

@@ -24,8 +24,8 @@
  *       one, so batching would cost shared atomics on every submission even when nothing records. A broadcast is one
  *       event for its {@code n} copies.</dd>
  *   <dt>{@code io.spindle.Promotion} ({@link io.spindle.internal.event.PromotionEvent})</dt>
- *   <dd>A worker running lazy joins made its oldest waiting join halves stealable at a heartbeat (SPEC §7): how many,
- *       and how many stay latent. At most one per worker per heartbeat interval, so it can be left on.</dd>
+ *   <dd>A worker running lazy joins made its oldest waiting join halves stealable at a heartbeat (docs/DESIGN.md §7):
+ *       how many, and how many stay latent. At most one per worker per heartbeat interval, so it can be left on.</dd>
  * </dl>
  *
  * <h2>jdk.jfr is optional</h2>

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** {@code invokeAll} and {@code invokeAny} on a pool, with the failure rules of SPEC §1. */
+/** {@code invokeAll} and {@code invokeAny} on a pool, with the failure rules of docs/DESIGN.md §1.8. */
 public final class Invoke {
     private Invoke() {}
 
@@ -83,7 +83,7 @@ public final class Invoke {
                     } catch (Throwable t) {
                         failures.add(t);
                         if (failuresLeft.decrementAndGet() == 0) {
-                            // every task failed: the first in time, with the others suppressed (SPEC §1)
+                            // every task failed: the first in time, with the others suppressed (docs/DESIGN.md §1.8)
                             winner.completeExceptionally(failures.combine());
                         }
                         throw t;

@@ -7,12 +7,12 @@ import java.nio.channels.ShutdownChannelGroupException;
 final class AsynchronousCloseExceptions {
     private AsynchronousCloseExceptions() {}
 
-    /** The channel was closed while the operation was pending (SPEC §6). */
+    /** The channel was closed while the operation was pending (docs/DESIGN.md §6). */
     static AsynchronousCloseException closed() {
         return new AsynchronousCloseException();
     }
 
-    /** The pool was shut down while the operation was pending (SPEC §6). */
+    /** The pool was shut down while the operation was pending (docs/DESIGN.md §6). */
     static ShutdownChannelGroupException shutdown() {
         return new ShutdownChannelGroupException();
     }

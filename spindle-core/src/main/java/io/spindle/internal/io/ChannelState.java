@@ -14,8 +14,8 @@ import java.util.function.Supplier;
 
 /**
  * What the pool knows about one channel: the poller that serves it (its home, IO2), its registration there, and its
- * pending operations, one slot per kind (SPEC §6: at most one read and one write). Every field is guarded by this
- * object's monitor: the caller that starts an operation, the poller that finds it ready, a canceller, a closer and
+ * pending operations, one slot per kind (docs/DESIGN.md §6: at most one read and one write). Every field is guarded by
+ * this object's monitor: the caller that starts an operation, the poller that finds it ready, a canceller, a closer and
  * shutdown all meet here, so each operation leaves PENDING exactly once (IO3). The monitor is never held while an
  * operation's job runs or a future completes: finished operations are handed out in a list and queued by the caller.
  */
@@ -47,7 +47,7 @@ final class ChannelState {
     // --- starting ---------------------------------------------------------------------------------------------------
 
     /**
-     * Puts {@code op} in its slot. Throws, leaving nothing behind, for a second read or write (SPEC §6).
+     * Puts {@code op} in its slot. Throws, leaving nothing behind, for a second read or write (docs/DESIGN.md §6).
      *
      * @return false if this state was detached meanwhile: the caller looks the channel up again
      */
@@ -210,7 +210,7 @@ final class ChannelState {
     /**
      * One attempt; a failure finishes the operation exceptionally. Under the monitor.
      *
-     * <p>Anything the attempt throws goes into the operation's future (SPEC §6), Errors included (IO3): an
+     * <p>Anything the attempt throws goes into the operation's future (docs/DESIGN.md §6), Errors included (IO3): an
      * OutOfMemoryError for the JDK's temporary direct buffer, a StackOverflowError at the call. Left to propagate, an
      * Error left the operation PENDING in its slot with its counts: a future nobody held (at the call) or that never
      * completed (on readiness, where the Error came back on every round), and every later operation of its kind on the

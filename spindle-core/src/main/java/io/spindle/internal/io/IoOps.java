@@ -7,7 +7,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
 
-/** The five kinds of {@link IoOp}, one non-blocking step each (SPEC §6's operations). */
+/** The five kinds of {@link IoOp}, one non-blocking step each (the operations of docs/DESIGN.md §6). */
 final class IoOps {
     private IoOps() {}
 

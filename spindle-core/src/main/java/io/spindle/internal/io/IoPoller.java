@@ -426,9 +426,9 @@ public final class IoPoller implements Blocker {
                 }
             }
             // An interrupt ends the select at once and stays set: the sleep protocol's loop clears and restores it
-            // (SPEC §1). IO8: the watchdog looks for channels closed directly and wakes us (requestSweep), so we wait
-            // without a timeout: an idle owner with idle connections takes no CPU. Without a watchdog we wake by the
-            // next sweep at the latest and look ourselves.
+            // (docs/DESIGN.md §1.11). IO8: the watchdog looks for channels closed directly and wakes us (requestSweep),
+            // so we wait without a timeout: an idle owner with idle connections takes no CPU. Without a watchdog we
+            // wake by the next sweep at the latest and look ourselves.
             if (IoWatchdog.ENABLED) {
                 sel.select(collectReady);
             } else {

@@ -8,11 +8,11 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * IO7's watchdog: ready IO must not wait behind a long task of the worker whose poller holds it (SPEC §6; Go's sysmon,
- * EMPER's completer). While some worker that holds IO runs a job, the watchdog ticks every {@link #TICK_NANOS}; a
- * poller whose owner is busy and has not polled for {@link #STARVED_NANOS} is polled here, and what is ready is
- * injected, so an idle worker runs it. When no worker that holds IO is busy for {@link #LINGER_NANOS}, the watchdog
- * parks until a worker that holds IO starts a job.
+ * IO7's watchdog: ready IO must not wait behind a long task of the worker whose poller holds it (docs/DESIGN.md §6;
+ * Go's sysmon, EMPER's completer). While some worker that holds IO runs a job, the watchdog ticks every
+ * {@link #TICK_NANOS}; a poller whose owner is busy and has not polled for {@link #STARVED_NANOS} is polled here, and
+ * what is ready is injected, so an idle worker runs it. When no worker that holds IO is busy for {@link #LINGER_NANOS},
+ * the watchdog parks until a worker that holds IO starts a job.
  *
  * <p>It is also IO8's sweeper for sleeping owners: while operations are pending anywhere it parks for at most
  * {@code PoolIO.DIRECT_CLOSE_NOTICE_MILLIS}, then looks once over the channel table for channels closed directly and

@@ -26,8 +26,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A pool's {@link PoolIO} (SPEC §6): argument checks, the channel table, where each operation goes (IO2), and what
- * happens to finished ones (IO1, and IO12 for those that finish at their call), to cancelled ones (IO3), on close
+ * A pool's {@link PoolIO} (docs/DESIGN.md §6): argument checks, the channel table, where each operation goes (IO2), and
+ * what happens to finished ones (IO1, and IO12 for those that finish at their call), to cancelled ones (IO3), on close
  * (IO8), on shutdown (IO9) and on a hand-back (IO13). The invariants IO1..IO13 are in this package's {@code
  * package-info.java}.
  */
@@ -117,12 +117,13 @@ public final class PoolIoImpl implements PoolIO {
             throw new IllegalArgumentException("dst is read-only: " + dst);
         }
         if (!dst.hasRemaining()) {
-            if (registry.isShutdown()) { // as every operation (SPEC §6), though this one places nothing
+            if (registry.isShutdown()) { // as every operation (docs/DESIGN.md §6), though this one places nothing
                 throw new RejectedExecutionException("pool is shut down: " + registry.name());
             }
-            // SPEC §6: nothing remaining completes with 0 at once. It is complete when returned, so its dependents run
-            // on whichever thread chains them, as for any completed future; no operation is placed. Outside IO12's
-            // budget on purpose: a loop that reads into a full buffer again makes no progress, whatever its stack does
+            // docs/DESIGN.md §6: nothing remaining completes with 0 at once. It is complete when returned, so its
+            // dependents run on whichever thread chains them, as for any completed future; no operation is placed.
+            // Outside IO12's budget on purpose: a loop that reads into a full buffer again makes no progress, whatever
+            // its stack does
             IoOp.Future<Integer> done = new IoOp.Future<>(registry.executor(), null);
             done.complete(0);
             return done;
@@ -339,8 +340,8 @@ public final class PoolIoImpl implements PoolIO {
         try {
             connected = channel.connect(remote);
         } catch (IOException | Error e) {
-            // the channel's failure goes into the future (SPEC §6); so does an Error (IO3), which must not leave the
-            // operation PENDING behind a call that threw: every later connect would be refused as pending
+            // the channel's failure goes into the future (docs/DESIGN.md §6); so does an Error (IO3), which must not
+            // leave the operation PENDING behind a call that threw: every later connect would be refused as pending
             return op.channel.finishNow(op, e);
         } catch (RuntimeException e) {
             op.channel.withdrawAtOnce(op); // the call's own error (AlreadyConnectedException, ...): to the caller

@@ -1,5 +1,5 @@
 /**
- * IO on the pool (SPEC §6): EMPER's IO subsystem on the JVM. Each worker owns a poller ({@code IoPoller}, a
+ * IO on the pool (docs/DESIGN.md §6): EMPER's IO subsystem on the JVM. Each worker owns a poller ({@code IoPoller}, a
  * {@code java.nio.channels.Selector} opened on first use) that is also the {@code Blocker} its sleep protocol blocks
  * with, so that an idle worker that holds IO waits for its IO and for new work in one wait, and an IO completion costs
  * one kernel wake-up, on the worker that then runs what follows.
@@ -173,9 +173,9 @@
  *       turns (400 to 624 frames) in runs of 300,000 turns, without overflowing a default stack. Closing it needs the
  *       pushed operation kept from thieves until the caller's job ends, which would starve a caller that then blocks
  *       on it (still open). Outside the budget too: a read
- *       into a buffer with nothing remaining completes with 0 at once (SPEC §6) and places nothing; a loop over it
- *       makes no progress whatever its stack does, and, as for any completed future, its stages run on the thread
- *       that attaches them. And an outside completion (IO11) completes the future on its caller's thread.</dd>
+ *       into a buffer with nothing remaining completes with 0 at once (docs/DESIGN.md §6) and places nothing; a loop
+ *       over it makes no progress whatever its stack does, and, as for any completed future, its stages run on the
+ *       thread that attaches them. And an outside completion (IO11) completes the future on its caller's thread.</dd>
  *   <dt>IO13 A hand-back completes once no selector of the pool holds the channel.</dt>
  *   <dd>{@code PoolIO.deregister} refuses a channel with an operation pending (a WITHDRAWING one whose future is
  *       complete ends its withdrawal first, as a placement does: IO11), and otherwise, under the channel's monitor,
@@ -249,7 +249,7 @@
  *
  * <h2>What it does not do</h2>
  * No timeouts on operations (use {@code CompletableFuture.orTimeout}, whose expiry withdraws, IO11); no file IO (file
- * channels are not selectable); no io_uring (SPEC §6 leaves it to an optional module, if measurements justify it).
+ * channels are not selectable); no io_uring (an optional module could add it, if measurements justify it).
  * A channel stays homed at its first worker: a busy home is covered by IO7, not by moving the channel. At the very edge
  * of a thread's stack, the JDK's {@code ReentrantLock.unlock} of a home's poll lock can itself overflow (a close, or a
  * cancel, that flushes the home's selector, or a hand-back's own select); the lock then stays held by a thread that

@@ -105,8 +105,8 @@ public final class Failures {
     }
 
     /**
-     * Rethrows {@code t} unchanged, checked or not: closures may have thrown checked exceptions sneakily, and SPEC §1
-     * says failures are rethrown as they are.
+     * Rethrows {@code t} unchanged, checked or not: closures may have thrown checked exceptions sneakily, and
+     * docs/DESIGN.md §1.2 says failures are rethrown as they are.
      *
      * @return never returns; declared so callers can write {@code throw sneakyThrow(t)}
      */

@@ -64,7 +64,7 @@ public final class Join {
         try {
             resultA = a.get();
         } catch (Throwable t) {
-            failureA = t; // b still runs (SPEC §1: both closures always run)
+            failureA = t; // b still runs (both closures always run: docs/DESIGN.md §1.2)
         }
         Throwable runtimeFailure;
         try {
@@ -88,7 +88,7 @@ public final class Join {
         try {
             a.run();
         } catch (Throwable t) {
-            failureA = t; // b still runs (SPEC §1: both closures always run)
+            failureA = t; // b still runs (both closures always run: docs/DESIGN.md §1.2)
         }
         Throwable runtimeFailure;
         try {
@@ -110,7 +110,7 @@ public final class Join {
         try {
             resultA = a.getAsLong();
         } catch (Throwable t) {
-            failureA = t; // b still runs (SPEC §1: both closures always run)
+            failureA = t; // b still runs (both closures always run: docs/DESIGN.md §1.2)
         }
         Throwable runtimeFailure;
         try {
@@ -125,8 +125,8 @@ public final class Join {
     }
 
     /**
-     * SPEC §1: a's failure wins, with b's added as suppressed; else b's failure; else nothing. A failure of the
-     * runtime's own steps while taking b back or waiting for it comes last (suppressed, or thrown if the closures
+     * docs/DESIGN.md §1.2: a's failure wins, with b's added as suppressed; else b's failure; else nothing. A failure of
+     * the runtime's own steps while taking b back or waiting for it comes last (suppressed, or thrown if the closures
      * succeeded): both closures ran regardless.
      */
     public static void rethrowFailures(Throwable failureA, Throwable failureB, Throwable runtimeFailure) {
@@ -147,12 +147,12 @@ public final class Join {
      * latch, running other work meanwhile). Jobs above {@code jobB} are ones {@code a} left behind (spawns); they run
      * here, as in rayon.
      *
-     * <p>E3: returns only once b has run or can never run (SPEC §1: a join never ends before its b). A step of the
-     * runtime may throw on the way (an Error in the sleep path, a stack overflow in a pop when {@code a} left the stack
-     * nearly full): the step is retried, and the first such failure is returned for the caller to throw after b. The
-     * exception is a stack overflow before b was stolen: a retry at this depth would overflow the same way, forever.
-     * Then b does not run at all: held, it is dropped (nobody else can see it); still queued, it is abandoned (see
-     * {@link JoinJob#ABANDONED}); and the join throws the StackOverflowError. A stolen b is always waited for.
+     * <p>E3: returns only once b has run or can never run (docs/DESIGN.md §1.2: a join never ends before its b). A step
+     * of the runtime may throw on the way (an Error in the sleep path, a stack overflow in a pop when {@code a} left
+     * the stack nearly full): the step is retried, and the first such failure is returned for the caller to throw after
+     * b. The exception is a stack overflow before b was stolen: a retry at this depth would overflow the same way,
+     * forever. Then b does not run at all: held, it is dropped (nobody else can see it); still queued, it is abandoned
+     * (see {@link JoinJob#ABANDONED}); and the join throws the StackOverflowError. A stolen b is always waited for.
      *
      * @return the first failure of a runtime step, or null
      */

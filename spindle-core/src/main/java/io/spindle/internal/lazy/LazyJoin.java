@@ -12,14 +12,14 @@ import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
 /**
- * The {@link io.spindle.JoinStrategy#LAZY lazy} join (SPEC §7; invariants in package-info): {@code b} waits in a frame
- * of the worker's frame stack while {@code a} runs; if nobody promoted the frame meanwhile, {@code b} runs inline, and
- * the join cost a few plain writes and reads. A promoted frame is reclaimed (run inline) if no thief took it, else
- * waited for with the worker loop running, as an eager join waits for a stolen half.
+ * The {@link io.spindle.JoinStrategy#LAZY lazy} join (docs/DESIGN.md §7; invariants in package-info): {@code b} waits
+ * in a frame of the worker's frame stack while {@code a} runs; if nobody promoted the frame meanwhile, {@code b} runs
+ * inline, and the join cost a few plain writes and reads. A promoted frame is reclaimed (run inline) if no thief took
+ * it, else waited for with the worker loop running, as an eager join waits for a stolen half.
  *
- * <p>Failures follow SPEC §1 as the eager {@link Join} does, and share its {@link Join#rethrowFailures rules}: both
- * closures always run; {@code a}'s failure wins with {@code b}'s suppressed; a failure of the runtime's own steps comes
- * last.
+ * <p>Failures follow docs/DESIGN.md §1.2 as the eager {@link Join} does, and share its {@link Join#rethrowFailures
+ * rules}: both closures always run; {@code a}'s failure wins with {@code b}'s suppressed; a failure of the runtime's
+ * own steps comes last.
  */
 public final class LazyJoin {
     private LazyJoin() {}
@@ -51,7 +51,7 @@ public final class LazyJoin {
         try {
             resultA = a.get();
         } catch (Throwable t) {
-            failureA = t; // b still runs (SPEC §1: both closures always run)
+            failureA = t; // b still runs (both closures always run: docs/DESIGN.md §1.2)
         }
         B resultB = null;
         Throwable failureB = null;
@@ -95,7 +95,7 @@ public final class LazyJoin {
         try {
             a.run();
         } catch (Throwable t) {
-            failureA = t; // b still runs (SPEC §1: both closures always run)
+            failureA = t; // b still runs (both closures always run: docs/DESIGN.md §1.2)
         }
         Throwable failureB = null;
         Throwable runtimeFailure = null;
@@ -134,7 +134,7 @@ public final class LazyJoin {
         try {
             resultA = a.getAsLong();
         } catch (Throwable t) {
-            failureA = t; // b still runs (SPEC §1: both closures always run)
+            failureA = t; // b still runs (both closures always run: docs/DESIGN.md §1.2)
         }
         long resultB = 0L;
         Throwable failureB = null;
@@ -183,7 +183,7 @@ public final class LazyJoin {
         try {
             resultX = f.applyAsLong(x);
         } catch (Throwable t) {
-            failureX = t; // f(y) still runs (SPEC §1: both closures always run)
+            failureX = t; // f(y) still runs (both closures always run: docs/DESIGN.md §1.2)
         }
         long resultY = 0L;
         Throwable failureY = null;

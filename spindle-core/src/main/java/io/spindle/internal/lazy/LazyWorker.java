@@ -305,6 +305,6 @@ public final class LazyWorker {
      */
     static void announcePromotions(SleepProtocol sleep, int ownerIndex, int made) {
         VarHandle.fullFence();
-        sleep.newInternalJobs(ownerIndex, made, true); // a promotion is a new internal job (SPEC §7)
+        sleep.newInternalJobs(ownerIndex, made, true); // a promotion is a new internal job (LZ6)
     }
 }

@@ -1,8 +1,8 @@
 /**
- * Lazy joins (SPEC §7, {@link io.spindle.JoinStrategy#LAZY}): a join's second half waits in a frame local to the
- * worker and becomes stealable only when the worker promotes it at a heartbeat, so that a join nobody needs to share
- * costs about a function call. The design follows Spice and Chili (per-worker latent jobs, oldest promoted first) and
- * Forte (no heartbeat thread: the owner times itself); see {@code ../shared/anchors/heartbeat.md}.
+ * Lazy joins (docs/DESIGN.md §7, {@link io.spindle.JoinStrategy#LAZY}): a join's second half waits in a frame local to
+ * the worker and becomes stealable only when the worker promotes it at a heartbeat, so that a join nobody needs to
+ * share costs about a function call. The design follows Spice and Chili (per-worker latent jobs, oldest promoted first)
+ * and Forte (no heartbeat thread: the owner times itself).
  *
  * <h2>The pieces</h2>
  * <ul>
@@ -96,13 +96,13 @@
  * </dl>
  *
  * <h2>Failures</h2>
- * SPEC §1's rules, as in the eager join: both closures always run; {@code a}'s failure wins, {@code b}'s is added as
- * suppressed; a failure of a runtime step comes last. A latent {@code b} runs in the join's own frame, so nothing of
- * the runtime stands between {@code a} and {@code b}. A promoted one follows the eager join's E3: the owner retries a
- * failed step of its wait and throws the first failure after {@code b} ran; a stack overflow before a thief took the
- * job (the call into the wait included) cannot be retried at that depth, so the job is abandoned ({@link
- * io.spindle.internal.join.JoinJob#ABANDONED}, skipped by whoever takes it) and the join throws the overflow. The
- * stack-overflow scans of {@code LazyJoinReviewScanTest} drive an overflow at every depth of these paths for the
+ * The rules of docs/DESIGN.md §1.2, as in the eager join: both closures always run; {@code a}'s failure wins,
+ * {@code b}'s is added as suppressed; a failure of a runtime step comes last. A latent {@code b} runs in the join's own
+ * frame, so nothing of the runtime stands between {@code a} and {@code b}. A promoted one follows the eager join's E3:
+ * the owner retries a failed step of its wait and throws the first failure after {@code b} ran; a stack overflow before
+ * a thief took the job (the call into the wait included) cannot be retried at that depth, so the job is abandoned
+ * ({@link io.spindle.internal.join.JoinJob#ABANDONED}, skipped by whoever takes it) and the join throws the overflow.
+ * The stack-overflow scans of {@code LazyJoinReviewScanTest} drive an overflow at every depth of these paths for the
  * {@code Runnable} form; the other forms share its steps (push, heartbeat, {@code finishPromoted}) and repeat its
  * catch blocks. The eager
  * join's one residual race stays: a thief that took the job just before it was abandoned runs it after the join ended.

@@ -10,7 +10,7 @@ import java.util.function.IntFunction;
 /**
  * A pool's checked configuration, as the public builder assembled it.
  *
- * @param joinStrategy  when a join's second half becomes stealable (SPEC §7)
+ * @param joinStrategy  when a join's second half becomes stealable (docs/DESIGN.md §7)
  * @param heartbeatNanos the lazy joins' promotion interval; 0 promotes at every join while a worker is idle
  * @param threadName    null: {@code "<the pool's name>-worker-<index>"} (Registry numbers the pools)
  * @param handler       null: the worker thread's own uncaught-exception handler

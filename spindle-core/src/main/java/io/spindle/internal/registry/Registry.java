@@ -82,7 +82,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     private final PoolConfig config;
     private final Object publicPool;
     private final SleepProtocol sleep;
-    /** IO (SPEC §6): each worker's poller is also the Blocker its sleep protocol blocks with (IO5). */
+    /** IO (docs/DESIGN.md §6): each worker's poller is also the Blocker its sleep protocol blocks with (IO5). */
     private final PoolIoImpl io;
     private final WorkerThread[] workers;
     private final ConcurrentLinkedQueue<InjectedJob> injector = new ConcurrentLinkedQueue<>();
@@ -392,7 +392,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         return installCold(() -> joinOn(currentWorker(), f, x, y, combine));
     }
 
-    /** A join on worker {@code w}, by its pool's {@link io.spindle.JoinStrategy} (SPEC §7). */
+    /** A join on worker {@code w}, by its pool's {@link io.spindle.JoinStrategy} (docs/DESIGN.md §7). */
     public static <A, B> Pair<A, B> joinOn(WorkerThread w, Supplier<A> a, Supplier<B> b) {
         return w.lazy() != null ? LazyJoin.join(w, a, b) : Join.join(w, a, b);
     }
@@ -764,7 +764,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
 
     // --- statistics -------------------------------------------------------------------------------------------------
 
-    /** This pool's IO (SPEC §6). */
+    /** This pool's IO (docs/DESIGN.md §6). */
     public PoolIoImpl io() {
         return io;
     }
@@ -776,7 +776,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
 
     /**
      * IO6: an IO operation holds a terminate count from its start until its future's job ran (or it was withdrawn),
-     * like an accepted external task: refused once shutdown began (SPEC §6).
+     * like an accepted external task: refused once shutdown began (docs/DESIGN.md §6).
      *
      * @throws RejectedExecutionException after shutdown
      */

@@ -4,7 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The pool's terminate count and shutdown flag in one word (SPEC §2, "Termination"). The count starts at one, held by
+ * The pool's terminate count and shutdown flag in one word (docs/DESIGN.md §2.5). The count starts at one, held by
  * the pool itself until {@code shutdown}; every accepted external job and every spawned task holds one more until it
  * ended. When shutdown has happened and the count reaches zero, no work is left anywhere (joins and scope tasks live
  * inside counted jobs) and the pool terminates: this happens exactly once.

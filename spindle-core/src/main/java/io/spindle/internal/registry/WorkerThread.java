@@ -47,7 +47,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
     private final IdleState idle;
     private final WorkerLatch terminateLatch;
     private final LazyWorker lazy;   // null with JoinStrategy.EAGER
-    private final IoPoller poller;   // this worker's IO (SPEC §6); also its sleep protocol's Blocker (IO5)
+    private final IoPoller poller;   // this worker's IO (docs/DESIGN.md §6); also its sleep protocol's Blocker (IO5)
     private long rng;                // victim selection, owner only
     private long jobsExecuted;       // owner writes (opaque), stats() reads
     private long steals;             // likewise
@@ -452,7 +452,10 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         return !deque.isEmpty() || (lazy != null && !lazy.slots().isEmpty());
     }
 
-    /** Runs one job on this worker. Jobs do not throw; the interrupt status is cleared after each (SPEC §1). */
+    /**
+     * Runs one job on this worker. Jobs do not throw; the interrupt status is cleared after each
+     * (docs/DESIGN.md §1.11).
+     */
     public void execute(Job job) {
         JOBS_EXECUTED.setOpaque(this, jobsExecuted + 1); // opaque: single writer, statistics only
         int depth = runningDepth; // plain: the owner reads its own writes

@@ -3,12 +3,12 @@
  * worker loop ({@link io.spindle.internal.registry.WorkerThread}). {@code Registry}'s class comment gives the overview.
  *
  * <h2>When the runtime itself fails: E1..E6</h2>
- * A user's closure may throw anything, and Spindle reports it by SPEC §1's rules. This section is about the runtime's
- * own steps (a push, a queue node, a lock, a wake-up), which throw only Errors: {@code OutOfMemoryError} when the heap
- * is exhausted (an allocation, a lock's wait node), {@code StackOverflowError} when a deep recursion left too little
- * stack for the next call. Java cannot rule either out, so every sequence that reserves, publishes or completes keeps
- * these rules, and the code cites them where it keeps them. (rayon aborts the process in the corresponding cases; a
- * JVM library cannot.)
+ * A user's closure may throw anything, and Spindle reports it by the rules of docs/DESIGN.md §1. This section is about
+ * the runtime's own steps (a push, a queue node, a lock, a wake-up), which throw only Errors: {@code OutOfMemoryError}
+ * when the heap is exhausted (an allocation, a lock's wait node), {@code StackOverflowError} when a deep recursion left
+ * too little stack for the next call. Java cannot rule either out, so every sequence that reserves, publishes or
+ * completes keeps these rules, and the code cites them where it keeps them. (rayon aborts the process in the
+ * corresponding cases; a JVM library cannot.)
  * <ol>
  *   <li><b>E1, all or nothing.</b> A push ({@code WorkerThread.push}) or an injection ({@code Registry.inject}) either
  *       makes the job visible for good and returns, or throws with the job out of the pool. A push throws only before

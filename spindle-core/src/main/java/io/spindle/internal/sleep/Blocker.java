@@ -8,7 +8,7 @@ package io.spindle.internal.sleep;
  * {@link #unblock()} that comes before the {@link #block()} it was meant for must make that {@code block()} return.
  *
  * <p>{@link ParkingBlocker} parks the thread ({@code LockSupport}); a worker that owns IO registrations will block in
- * its selector instead (SPEC §6), so that one wait returns on its IO or on a wake-up.
+ * its selector instead (docs/DESIGN.md §6), so that one wait returns on its IO or on a wake-up.
  */
 public interface Blocker {
     /**

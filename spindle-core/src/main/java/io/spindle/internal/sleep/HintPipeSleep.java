@@ -20,7 +20,7 @@ import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 /**
- * The HINT_PIPE sleep protocol: EMPER's pipe sleep strategy (seed {@code emper-pipe-sleep-strategy.md}). Sleeping
+ * The HINT_PIPE sleep protocol: EMPER's pipe sleep strategy (docs/DESIGN.md §3). Sleeping
  * workers wait for a hint in a real OS pipe; a notifier decrements the sleepers count and writes one hint per worker it
  * wakes, saying where the new work is. The prose description, with the invariants H1..H8 cited below, is in this
  * package's {@code package-info.java}, "HINT_PIPE".
@@ -96,9 +96,9 @@ public final class HintPipeSleep implements SleepProtocol {
 
     private final PipeSleeper[] workers;
     /**
-     * Each worker's blocker when the pool gives them (its IO poller, SPEC §6), else null. H9: with blockers, every
-     * worker blocks through its own, and the watcher watches the hint pipe inside that same wait (the pipe's source is
-     * registered in its poller's selector too), so one wait returns on a hint, a wake request or its own IO.
+     * Each worker's blocker when the pool gives them (its IO poller, docs/DESIGN.md §6), else null. H9: with blockers,
+     * every worker blocks through its own, and the watcher watches the hint pipe inside that same wait (the pipe's
+     * source is registered in its poller's selector too), so one wait returns on a hint, a wake request or its own IO.
      */
     private final Blocker[] blockers;
     private final Pipe.SourceChannel source;
@@ -122,7 +122,7 @@ public final class HintPipeSleep implements SleepProtocol {
         this(threads, events, null);
     }
 
-    /** @param blockers each worker's blocker (its IO poller, SPEC §6), or null to park and select here */
+    /** @param blockers each worker's blocker (its IO poller, docs/DESIGN.md §6), or null to park and select here */
     public HintPipeSleep(int threads, PoolEvents events, IntFunction<? extends Blocker> blockers) {
         this.events = events;
         this.blockers = blockers == null ? null : new Blocker[threads];

@@ -18,8 +18,8 @@ public final class IdleState {
     /** {@link #foundWork(int)}: the job came from the injector. */
     public static final int FOUND_IN_INJECTOR = -2;
     /**
-     * {@link #foundWork(int)}: the job is an IO completion of the worker's own poller (SPEC §6). Spinning did not find
-     * it: the worker's selector would have woken it as soon (A1 does not reward spinning for it).
+     * {@link #foundWork(int)}: the job is an IO completion of the worker's own poller (docs/DESIGN.md §6). Spinning did
+     * not find it: the worker's selector would have woken it as soon (A1 does not reward spinning for it).
      */
     public static final int FOUND_OWN_IO = -3;
 

@@ -67,7 +67,7 @@ public final class JecSleep implements SleepProtocol {
         this(threads, idleJudgement, events, null);
     }
 
-    /** @param blockers each worker's blocker (its IO poller, SPEC §6), or null to park */
+    /** @param blockers each worker's blocker (its IO poller, docs/DESIGN.md §6), or null to park */
     public JecSleep(int threads, IdleJudgement idleJudgement, PoolEvents events,
                     IntFunction<? extends Blocker> blockers) {
         this.idleJudgement = idleJudgement;

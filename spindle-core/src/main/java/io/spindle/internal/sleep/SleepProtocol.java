@@ -57,7 +57,7 @@ public interface SleepProtocol {
 
     /**
      * A racy estimate of the workers that are idle (searching or blocked) right now, for the lazy joins' promotion rule
-     * (SPEC §7: promote only when it can help). Cheap: one load of the protocol's own counters; never blocks.
+     * (LZ5 in internal/lazy: promote only if it can help). Cheap: one load of the protocol's own counters; never blocks.
      */
     int idleWorkersEstimate();
 

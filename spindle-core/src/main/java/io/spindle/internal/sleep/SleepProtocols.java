@@ -55,7 +55,7 @@ public final class SleepProtocols {
     }
 
     /**
-     * @param blockers each worker's {@link Blocker} (a pool's IO pollers, SPEC §6), or null for plain parking
+     * @param blockers each worker's {@link Blocker} (a pool's IO pollers, docs/DESIGN.md §6), or null for plain parking
      * @throws java.io.UncheckedIOException for HINT_PIPE, if the OS refuses a pipe or selector
      */
     public static SleepProtocol create(SleepStrategy strategy, int threads, PoolEvents events,

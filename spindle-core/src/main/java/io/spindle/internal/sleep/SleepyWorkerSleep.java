@@ -12,7 +12,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntFunction;
 
 /**
- * The SLEEPY_WORKER sleep protocol: rayon-core's legacy sleep module (seed {@code rayon-legacy-sleep-module.md}). At
+ * The SLEEPY_WORKER sleep protocol: rayon-core's legacy sleep module (docs/DESIGN.md §3). At
  * most one worker at a time is sleepy; any new work or latch set wakes every sleeping worker. The prose description,
  * with the invariants S1..S6 cited below, is in this package's {@code package-info.java}, "SLEEPY_WORKER".
  *
@@ -76,12 +76,12 @@ public final class SleepyWorkerSleep implements SleepProtocol {
     private final SleepCounts[] counts;
     private final PoolEvents events;
     /**
-     * Each worker's blocker when the pool gives them (its IO poller, SPEC §6), else null: sleepers then wait on
-     * {@link #tickled}. S7: with blockers, a sleeper marks itself in {@link #blockedOnBlocker} under the lock, unlocks
-     * and blocks; a tickle moves the generation and unblocks every marked sleeper under the lock. An unblock that comes
-     * between the unlock and the block is kept by the blocker (its contract), so this is the condition's wait, spelled
-     * out; and a sleeper whose own IO became ready leaves by itself (the word may keep its sleeping bit: the next
-     * tickle then wakes the others for nothing, which the legacy protocol allows).
+     * Each worker's blocker when the pool gives them (its IO poller, docs/DESIGN.md §6), else null: sleepers then wait
+     * on {@link #tickled}. S7: with blockers, a sleeper marks itself in {@link #blockedOnBlocker} under the lock,
+     * unlocks and blocks; a tickle moves the generation and unblocks every marked sleeper under the lock. An unblock
+     * that comes between the unlock and the block is kept by the blocker (its contract), so this is the condition's
+     * wait, spelled out; and a sleeper whose own IO became ready leaves by itself (the word may keep its sleeping bit:
+     * the next tickle then wakes the others for nothing, which the legacy protocol allows).
      */
     private final Blocker[] blockers;
     /** Guarded by {@link #lock}: sleepers blocked on their blocker (S7). */
@@ -96,7 +96,7 @@ public final class SleepyWorkerSleep implements SleepProtocol {
         this(threads, events, null);
     }
 
-    /** @param blockers each worker's blocker (its IO poller, SPEC §6), or null to wait on one condition */
+    /** @param blockers each worker's blocker (its IO poller, docs/DESIGN.md §6), or null to wait on one condition */
     public SleepyWorkerSleep(int threads, PoolEvents events, IntFunction<? extends Blocker> blockers) {
         this.events = events;
         SleepProtocols.checkThreads(threads);

@@ -34,7 +34,7 @@ final class WorkerSleepState {
         this(new ParkingBlocker());
     }
 
-    /** @param blocker how the owner blocks: a {@link ParkingBlocker}, or its IO poller (SPEC §6) */
+    /** @param blocker how the owner blocks: a {@link ParkingBlocker}, or its IO poller (docs/DESIGN.md §6) */
     WorkerSleepState(Blocker blocker) {
         this.blocker = blocker;
     }

@@ -2,9 +2,9 @@
  * Sleep protocols: how idle workers go to sleep without missing work, and how posting work wakes as few of them as
  * needed. This page describes the three protocols behind {@link io.spindle.internal.sleep.SleepProtocol}: first
  * JOBS_EVENT_COUNTER ({@link io.spindle.internal.sleep.JecSleep}), Spindle's default, taken from rayon-core's sleep
- * module and RFC 5 (seeds {@code rayon-sleep-module.md}, {@code rayon-rfc5-sleep.md}, {@code blitz-thread-pool.md}),
- * then SLEEPY_WORKER and HINT_PIPE. The code cites the invariants below by name; keep this page true when the code
- * changes.
+ * module and its RFC 5, with Blitz's thread pool, then SLEEPY_WORKER and HINT_PIPE (docs/DESIGN.md §9 lists these
+ * sources; "the seed" below means the protocol's source). The code cites the invariants below by name; keep this page
+ * true when the code changes.
  *
  * <h2>Thread states</h2>
  * A worker is <em>active</em> (running a job), <em>idle</em> (searching for work) or <em>sleeping</em> (blocked through
@@ -52,7 +52,7 @@
  *       debts that step pays) or when a sleep ends; SLEEPY_WORKER's S6 no longer reads it (a flag says whether the
  *       worker tried for the sleepy role).</dd>
  *   <dt>A2 - the cascade needs visible work.</dt>
- *   <dd>SPEC §3 and rayon wake up to two sleepers whenever a worker leaves the idle state. Spindle does so only when
+ *   <dd>Rayon wakes up to two sleepers whenever a worker leaves the idle state. Spindle does so only when
  *       the worker found a job and the search that found it left more work visible at the same source (the victim's
  *       deque, the injector, its own deque); whether more is there is read only when sleepers exist. Taking a lone job
  *       wakes nobody: without this, one sparse job woke three workers. Rayon's unconditional cascade was also what
@@ -184,10 +184,9 @@
  * fences and are never stranded.
  *
  * <h2>SLEEPY_WORKER</h2>
- * {@link io.spindle.internal.sleep.SleepyWorkerSleep}: rayon-core's legacy protocol (seed
- * {@code rayon-legacy-sleep-module.md}). Each worker is <em>awake</em>, <em>sleepy</em> (still searching, but about
- * to sleep) or <em>asleep</em> (blocked on the pool's one condition). At most one worker is sleepy at a time, and any
- * new work or latch set wakes every sleeper.
+ * {@link io.spindle.internal.sleep.SleepyWorkerSleep}: rayon-core's legacy protocol, its sleep module before RFC 5.
+ * Each worker is <em>awake</em>, <em>sleepy</em> (still searching, but about to sleep) or <em>asleep</em> (blocked on
+ * the pool's one condition). At most one worker is sleepy at a time, and any new work or latch set wakes every sleeper.
  *
  * <h3>The state word</h3>
  * One 64-bit word: bit 0 = "some worker is asleep", bits 63..1 = index + 1 of the sleepy worker (0 = none). 0 means
@@ -247,11 +246,11 @@
  * the seed says, everyone else).
  *
  * <h2>HINT_PIPE</h2>
- * {@link io.spindle.internal.sleep.HintPipeSleep}: EMPER's pipe sleep strategy (seed
- * {@code emper-pipe-sleep-strategy.md}). Sleeping workers wait for a <em>hint</em> in an OS pipe
- * ({@code java.nio.channels.Pipe}); a notifier takes the sleepers it wakes off a count and writes one hint per worker
- * it wakes, saying where the new work is: the index of the worker whose deque got it, or the injector. A woken worker
- * looks in its own deque, then where the hint points ({@code IdleState.takeHint}), then searches normally.
+ * {@link io.spindle.internal.sleep.HintPipeSleep}: EMPER's pipe sleep strategy. Sleeping workers wait for a
+ * <em>hint</em> in an OS pipe ({@code java.nio.channels.Pipe}); a notifier takes the sleepers it wakes off a count and
+ * writes one hint per worker it wakes, saying where the new work is: the index of the worker whose deque got it, or the
+ * injector. A woken worker looks in its own deque, then where the hint points ({@code IdleState.takeHint}), then
+ * searches normally.
  *
  * <h3>State</h3>
  * {@code sleepers}: registered sleepers that no notifier has taken yet; negative = credit. Per worker

@@ -11,7 +11,7 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * The core latch alone (seed rayon-rfc5-sleep.md, appendix A; L1): the owner's two CASes UNSET to SLEEPY to SLEEPING
+ * The core latch alone (rayon's RFC 5, appendix A; L1): the owner's two CASes UNSET to SLEEPY to SLEEPING
  * (after which it would block) against a setter's swap to SET (which wakes the owner if it swapped over SLEEPING). The
  * real {@link WorkerLatch}; its {@link LatchOwner} is a fake that records the wake-up. Exactly one of "the owner does
  * not block" and "the setter wakes it" must hold.

@@ -8,7 +8,7 @@ import java.util.function.Function;
 import java.util.function.IntSupplier;
 
 /**
- * {@link SleeperRig} for the HINT_PIPE protocol ({@link HintPipeSleep}, seed emper-pipe-sleep-strategy.md): a
+ * {@link SleeperRig} for the HINT_PIPE protocol ({@link HintPipeSleep}, EMPER's pipe sleep strategy): a
  * one-worker pool with its real pipe and selector, whose worker 0 is idle just before it registers as a sleeper
  * (H3, H4) or just after (its next round blocks). The injector is a real {@code ConcurrentLinkedQueue}, as in the
  * registry. Every rig opens a pipe and a selector: {@link #close()} them (the tests do, in their arbiter).

@@ -11,7 +11,7 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * Post-to-injector versus going to sleep, with both fences (seed rayon-sleep-module.md, "Proof sketch"; J5 in the
+ * Post-to-injector versus going to sleep, with both fences (the proof sketch of rayon-core's sleep module; J5 in the
  * sleep package-info). The real {@link JecSleep}: the poster pushes a job (release store) and calls
  * {@code newInjectedJobs} (PushFence, ReadSleepers); the sleepy worker 0 searches the injector and then calls
  * {@code noWorkFound}, which registers (IncSleepers), fences (SleepFence) and checks the injector (ReadJob).

@@ -11,7 +11,7 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * Latch set versus its owner falling asleep (seed rayon-rfc5-sleep.md, appendix A; L1 in the sleep package-info), on
+ * Latch set versus its owner falling asleep (rayon's RFC 5, appendix A; L1 in the sleep package-info), on
  * the real {@link JecSleep} and a real {@code WorkerLatch} whose owner wakes through the protocol as the registry
  * does. Worker 0 is sleepy and waits for the latch: it probes it and, unset, calls {@code noWorkFound} (PREPARING,
  * UNSET to SLEEPY, SLEEPY to SLEEPING, register, BLOCKED, park); another thread sets the latch (swap to SET; if it was

@@ -6,7 +6,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
 /**
- * {@link SleeperRig} for the SLEEPY_WORKER protocol ({@link SleepyWorkerSleep}, seed rayon-legacy-sleep-module.md): a
+ * {@link SleeperRig} for the SLEEPY_WORKER protocol ({@link SleepyWorkerSleep}, rayon-core's legacy sleep module): a
  * one-worker pool whose worker 0 is idle at one of the seed's three stages. The injector is a real
  * {@code ConcurrentLinkedQueue}, as in the registry: the protocol's scenario-1 argument relies on its append being a
  * volatile CAS (S5 in package-info).

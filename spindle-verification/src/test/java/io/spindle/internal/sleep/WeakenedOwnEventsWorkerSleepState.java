@@ -19,7 +19,7 @@ final class WeakenedOwnEventsWorkerSleepState {
         this(new ParkingBlocker());
     }
 
-    /** @param blocker how the owner blocks: a {@link ParkingBlocker}, or its IO poller (SPEC §6) */
+    /** @param blocker how the owner blocks: a {@link ParkingBlocker}, or its IO poller (docs/DESIGN.md §6) */
     WeakenedOwnEventsWorkerSleepState(Blocker blocker) {
         this.blocker = blocker;
     }
