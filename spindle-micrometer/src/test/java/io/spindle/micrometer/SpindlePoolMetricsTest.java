@@ -262,6 +262,8 @@ class SpindlePoolMetricsTest {
         double completed = counter(registry, "executor.completed");
         assertTrue(completed > 0, "the pool's counters were read before it went");
 
+        // HotSpot's System.gc() runs a full collection unless -XX:+DisableExplicitGC, which these tests do not set;
+        // a few rounds allow for a worker thread that is still being torn down after close() returned.
         for (int i = 0; i < 100 && ref.get() != null; i++) {
             System.gc();
             sleepMillis(10);
