@@ -108,8 +108,7 @@ public final class Runner {
                 Workload w = workloads.get(i);
                 long t0 = System.nanoTime();
                 rows.addAll(bench.measure(i + 1, w, pools));
-                progress.note(String.format("[%2d/%d] %-15s done in %.1f s", i + 1, workloads.size(), w.name(),
-                        (System.nanoTime() - t0) / 1e9));
+                progress.done(i + 1, w.name(), (System.nanoTime() - t0) / 1e9);
             }
         }
         progress.note("spindle-bench: all workloads done");
