@@ -25,7 +25,7 @@ public final class HtmlReport {
                 <!DOCTYPE html>
                 <html lang="en"><head><meta charset="utf-8"><title>Spindle benchmark report</title>
                 <style>
-                body { font-family: sans-serif; margin: 24px; color: #222; max-width: 1120px; }
+                body { font-family: sans-serif; margin: 24px; color: #222; max-width: 1140px; }
                 table { border-collapse: collapse; font-size: 13px; margin: 8px 0 24px; }
                 th, td { border-bottom: 1px solid #ddd; padding: 3px 8px; text-align: right; }
                 th { background: #f4f4f4; }

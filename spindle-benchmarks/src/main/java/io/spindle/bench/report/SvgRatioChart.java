@@ -22,8 +22,8 @@ public final class SvgRatioChart {
     /** The widest axis, 1/64 to 64: beyond it bars and whiskers end in an arrowhead, the label keeps the value. */
     static final int MAX_LOG2_RANGE = 6;
 
-    private static final int GROUP_WIDTH = 250;
-    private static final int PAIR_WIDTH = 170;
+    private static final int GROUP_WIDTH = 290;
+    private static final int PAIR_WIDTH = 160;
     private static final int PLOT_X = GROUP_WIDTH + PAIR_WIDTH;
     private static final int PLOT_WIDTH = 400;
     private static final int VALUE_WIDTH = 240;
@@ -42,15 +42,15 @@ public final class SvgRatioChart {
         return new SvgRatioChart(range(bars)).draw(kind, bars);
     }
 
-    /** @return the smallest whole power of 2 that holds every drawable ratio and whisker end, within 1..6 */
+    /**
+     * @return the smallest whole power of 2, within 1..6, that holds every drawable ratio of the medians; whiskers
+     *         are left out, as one baseline run near 0 (an idle pool's CPU) would otherwise stretch the axis until
+     *         every bar of the chart is a sliver: a whisker beyond the axis ends in an arrowhead instead
+     */
     static int range(List<Comparison> bars) {
         double widest = 0;
         for (Comparison c : bars) {
-            if (!c.drawable()) continue;
-            widest = Math.max(widest, Math.abs(log2(c.ratio())));
-            if (c.hasSpread()) {
-                widest = Math.max(widest, Math.max(Math.abs(log2(c.low())), Math.abs(log2(c.high()))));
-            }
+            if (c.drawable()) widest = Math.max(widest, Math.abs(log2(c.ratio())));
         }
         // a hair of slack so that a ratio of exactly 2 does not sit on the axis' end
         return (int) Math.max(1, Math.min(MAX_LOG2_RANGE, Math.ceil(widest + 1e-9)));
@@ -141,14 +141,7 @@ public final class SvgRatioChart {
             s.append(f("<rect class=\"bar\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>%n",
                     Math.min(one, end), y, Math.max(1, Math.abs(end - one)), BAR, color));
             if (clipped(r)) arrow(s, r, y, color);
-            if (c.hasSpread()) {
-                double lo = x(c.low());
-                double hi = x(c.high());
-                s.append(f("<line class=\"whisker\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#222\"/>"
-                        + "%n<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#222\"/>"
-                        + "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#222\"/>%n",
-                        lo, mid, hi, mid, lo, mid - 3, lo, mid + 3, hi, mid - 3, hi, mid + 3));
-            }
+            if (c.hasSpread()) whisker(s, c.low(), c.high(), mid);
             ratio = Fmt.ratio(Optional.of(r));
         } else {
             s.append(f("<text class=\"undefined\" x=\"%.1f\" y=\"%d\" fill=\"#666\" font-style=\"italic\">%s: no "
@@ -158,6 +151,27 @@ public final class SvgRatioChart {
         s.append(f("<text class=\"value\" x=\"%d\" y=\"%d\"><tspan font-weight=\"bold\">%s</tspan>  %s</text>%n",
                 PLOT_X + PLOT_WIDTH + 8, y + 9, esc(ratio), esc(c.absolute())));
         s.append("</g>\n");
+    }
+
+    /** A line from {@code low} to {@code high} with a cap at each end, or an open arrowhead where it leaves the axis. */
+    private void whisker(StringBuilder s, double low, double high, int mid) {
+        double lo = x(low);
+        double hi = x(high);
+        s.append(f("<line class=\"whisker\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#222\"/>%n", lo, mid,
+                hi, mid));
+        whiskerEnd(s, lo, clipped(low) ? -1 : 0, mid);
+        whiskerEnd(s, hi, clipped(high) ? 1 : 0, mid);
+    }
+
+    /** @param dir 0 for a cap, -1 or 1 for an arrowhead pointing left or right, beyond the axis */
+    private static void whiskerEnd(StringBuilder s, double x, int dir, int mid) {
+        if (dir == 0) {
+            s.append(f("<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#222\"/>%n", x, mid - 3, x,
+                    mid + 3));
+        } else {
+            s.append(f("<polyline class=\"beyond\" points=\"%.1f,%d %.1f,%d %.1f,%d\" fill=\"none\" "
+                    + "stroke=\"#222\"/>%n", x - 4 * dir, mid - 3, x, mid, x - 4 * dir, mid + 3));
+        }
     }
 
     /** A small arrowhead at the axis' end for a bar that goes beyond it. */

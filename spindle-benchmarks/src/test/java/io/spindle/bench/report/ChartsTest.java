@@ -178,6 +178,18 @@ class ChartsTest {
     }
 
     @Test
+    void theAxisFitsTheMediansAndAWhiskerBeyondItEndsInAnArrowhead() throws Exception {
+        // one fjp run near 0 allows a ratio of 160; the medians' 1.5 sets the axis, 1/2 to 2
+        List<Row> rows = List.of(row("idle", "spindle-jec", 2, "idle_cpu_ms", 1.5, 1.4, 1.6),
+                row("idle", "fjp", 2, "idle_cpu_ms", 1, 0.01, 1.1));
+        Element svg = parse(HtmlReport.charts(new ResultTable(rows, POOLS)).get("cpu"));
+        assertEquals(List.of("1/2", "1", "2", "0.8", "1.25"), ticks(svg));
+        Element g = bars(svg).get("idle · idle_cpu_ms | spindle-jec ÷ fjp");
+        assertEquals(1, children(g, "polyline", "beyond").size());
+        assertTrue(g.getElementsByTagName("title").item(0).getTextContent().contains("runs allow 1.27–160"));
+    }
+
+    @Test
     void theHtmlEmbedsEveryChartAndItsTableCellsUseTheSameVerdict() throws Exception {
         RunInfo info = new RunInfo(Options.parse("--threads", "2"), "cmd", POOLS, List.of(), "", List.of(), Map.of(),
                 1, null);
