@@ -9,10 +9,12 @@ import java.util.Optional;
  * The groups of metrics that get a chart each in report.html. A chart's ratios share one axis, so only metrics whose
  * ratios mean the same kind of thing go together: a time ratio of 2 and an allocation ratio of 0 on one axis would
  * stretch it until neither reads (issue 31). {@code promotions} and {@code threads_woken_per_job} are in no group:
- * only the Spindle pools count them, so there is nothing to divide by.
+ * only the Spindle pools count them, so there is nothing to divide by. Nor is {@code ns_per_join}: it is each run's
+ * {@code time_ms} ÷ a join count that is the same on every pool, so its ratios are {@code time_ms}'s and would only
+ * double the time chart.
  */
 public enum MetricKind {
-    TIME("time", "Time", false, List.of(Metric.TIME_MS, Metric.NS_PER_JOIN)),
+    TIME("time", "Time", false, List.of(Metric.TIME_MS)),
     CPU("cpu", "CPU", false, List.of(Metric.CPU_PER_USEFUL, Metric.CPU_PERCENT, Metric.IDLE_CPU_MS,
             Metric.IDLE_WORKER_CPU_MS, Metric.CPU_US_PER_REQUEST)),
     ALLOCATION("allocation", "Allocation", false, List.of(Metric.BYTES_PER_JOIN)),

@@ -51,8 +51,9 @@ final class Notes {
             + "fastest. Blue: Spindle better over that whole range; vermillion: worse over it; grey: the range holds "
             + "1 (or, with one run, the ratio is within 5 % of 1), which is noise. A ratio with a median of 0 in it "
             + "has no place on a log axis and is written out instead of drawn. Each bar's tooltip and the text "
-            + "beside it give both medians; `promotions` and `threads_woken_per_job` only the Spindle pools count, "
-            + "so they are in the table only.";
+            + "beside it give both medians. `promotions` and `threads_woken_per_job` only the Spindle pools count, "
+            + "and `ns_per_join`'s ratios are `time_ms`'s (the same runs ÷ the same join count), so these three are "
+            + "in the table only.";
 
     /** @return the kind's metrics, one line, for the text above its chart */
     static String metricsOf(MetricKind kind) {
