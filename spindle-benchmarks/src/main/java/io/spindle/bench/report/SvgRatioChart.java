@@ -142,7 +142,7 @@ public final class SvgRatioChart {
                     Math.min(one, end), y, Math.max(1, Math.abs(end - one)), BAR, color));
             if (clipped(r)) arrow(s, r, y, color);
             if (c.hasSpread()) whisker(s, c.low(), c.high(), mid);
-            ratio = Fmt.ratio(Optional.of(r));
+            ratio = label(r);
         } else {
             s.append(f("<text class=\"undefined\" x=\"%.1f\" y=\"%d\" fill=\"#666\" font-style=\"italic\">%s: no "
                     + "bar on a log axis</text>%n", x(1) + 4, y + 9, esc(c.undefinedReason())));
@@ -172,6 +172,14 @@ public final class SvgRatioChart {
             s.append(f("<polyline class=\"beyond\" points=\"%.1f,%d %.1f,%d %.1f,%d\" fill=\"none\" "
                     + "stroke=\"#222\"/>%n", x - 4 * dir, mid - 3, x, mid, x - 4 * dir, mid + 3));
         }
+    }
+
+    /**
+     * @return the ratio as the tables write it, but with two significant digits below 0.01: the table's "0.00" for
+     *         0.0016 B ÷ 44.3 B read as a ratio of 0 (issue 31)
+     */
+    static String label(double r) {
+        return r < 0.01 ? String.format(Locale.ROOT, "%.1e", r) : Fmt.ratio(Optional.of(r));
     }
 
     /** A small arrowhead at the axis' end for a bar that goes beyond it. */

@@ -190,6 +190,17 @@ class ChartsTest {
     }
 
     @Test
+    void aTinyRatioIsWrittenWithItsDigitsNotAsZero() throws Exception {
+        List<Row> rows = List.of(row("tree-sum-fn", "spindle-jec", 2, "bytes_per_join", 0.0016, 0.0015, 0.0017),
+                row("tree-sum-fn", "fjp", 2, "bytes_per_join", 44.3, 44, 45));
+        Element g = bars(parse(HtmlReport.charts(new ResultTable(rows, POOLS)).get("allocation")))
+                .get("tree-sum-fn · bytes_per_join | spindle-jec ÷ fjp");
+        String value = children(g, "text", "value").get(0).getTextContent();
+        assertTrue(value.startsWith("3.6e-05"), value);
+        assertEquals(1, children(g, "rect", "bar").size());
+    }
+
+    @Test
     void theHtmlEmbedsEveryChartAndItsTableCellsUseTheSameVerdict() throws Exception {
         RunInfo info = new RunInfo(Options.parse("--threads", "2"), "cmd", POOLS, List.of(), "", List.of(), Map.of(),
                 1, null);
