@@ -61,7 +61,7 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
                                  [--heartbeat-micros H] [--only a,b] [--pools p,q] [--out DIR] [--runs K]
                                  [--warmup W] [--warmup-ms T] [--order-check] [--jvm-per-pool]
                                  [--coarse-pair-steps S] [--report-from FILE]
-              --quick        smaller sizes and fewer runs: the whole run in under 3 minutes on 2 cores
+              --quick        smaller sizes and fewer runs: the whole run in about 3 to 5 minutes on 2 cores
               --threads N    workers of every Spindle pool and of the ForkJoinPool (default: available processors;
                              sparse's threads_woken_per_job always uses 8, oversubscribed 4 pools of 2)
               --light-threads M,..|none
