@@ -19,10 +19,13 @@ import java.util.OptionalInt;
  *                     none); see {@link #joinThreadsBesideThreads()}
  * @param heartbeatMicros the heartbeat interval of the lazy-join Spindle pools, in µs; empty: the library's default
  * @param coarsePairSteps coarse-pair's work per half in loop steps; 0: calibrate (see {@code CoarsePair})
+ * @param reportFrom   a results.json to write the reports from instead of running anything (with a later build's
+ *                     report code); empty: run
  */
 public record Options(boolean quick, int threads, List<Integer> lightThreads, List<Integer> joinThreads,
                       List<String> only, List<PoolKind> pools, Path out, int runs, int warmup, int warmupMillis,
-                      boolean orderCheck, boolean jvmPerPool, OptionalInt heartbeatMicros, long coarsePairSteps) {
+                      boolean orderCheck, boolean jvmPerPool, OptionalInt heartbeatMicros, long coarsePairSteps,
+                      Optional<Path> reportFrom) {
 
     /** Default of {@code --warmup-ms} for full runs: enough for C2 to finish the recursive join code on 2 cores. */
     public static final int DEFAULT_WARMUP_MILLIS = 2_000;
@@ -57,8 +60,8 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
             usage: spindle-bench [--quick] [--threads N] [--light-threads M,..|none] [--join-threads M,..|none]
                                  [--heartbeat-micros H] [--only a,b] [--pools p,q] [--out DIR] [--runs K]
                                  [--warmup W] [--warmup-ms T] [--order-check] [--jvm-per-pool]
-                                 [--coarse-pair-steps S]
-              --quick        smaller sizes and fewer runs: the whole run in under 3 minutes on 2 cores
+                                 [--coarse-pair-steps S] [--report-from FILE]
+              --quick        smaller sizes and fewer runs: the whole run in about 3 to 5 minutes on 2 cores
               --threads N    workers of every Spindle pool and of the ForkJoinPool (default: available processors;
                              sparse's threads_woken_per_job always uses 8, oversubscribed 4 pools of 2)
               --light-threads M,..|none
@@ -97,6 +100,9 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
                              of calibrating 20 ms on this machine (the runner calibrates once and hands the count
                              to the JVMs it starts, so that every JVM of --jvm-per-pool and --order-check does the
                              same work)
+              --report-from FILE
+                             run nothing: write report.md, report.html and the charts into --out from a
+                             results.json of an earlier run (its options and timing are not in that file)
               --help         this text
             Output: progress on stderr; the table on stdout; results.json, report.md, report.html in DIR.
             """;
@@ -113,6 +119,7 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
         List<Integer> joinThreads = DEFAULT_JOIN_THREADS;
         OptionalInt heartbeatMicros = OptionalInt.empty();
         long coarsePairSteps = 0;
+        Optional<Path> reportFrom = Optional.empty();
         List<String> only = List.of();
         // Not spindle-jec-eager by default: an eager and a lazy pool in one JVM share the JIT's profile of the join
         // code, which then stops inlining the lazy join into its callers (BENCHMARKS.md, "Which join?").
@@ -139,6 +146,7 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
                 case "--only" -> only = list(args, ++i);
                 case "--pools" -> pools = pools(list(args, ++i));
                 case "--out" -> out = Path.of(value(args, ++i));
+                case "--report-from" -> reportFrom = Optional.of(Path.of(value(args, ++i)));
                 default -> throw new UsageException("unknown option: " + a);
             }
         }
@@ -146,7 +154,7 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
         if (warmup < 0) warmup = quick ? 1 : 3;
         if (warmupMillis < 0) warmupMillis = quick ? 0 : DEFAULT_WARMUP_MILLIS;
         return new Options(quick, threads, lightThreads, joinThreads, only, pools, out, runs, warmup, warmupMillis,
-                orderCheck, jvmPerPool, heartbeatMicros, coarsePairSteps);
+                orderCheck, jvmPerPool, heartbeatMicros, coarsePairSteps, reportFrom);
     }
 
     /** @return the {@code --light-threads} sizes other than {@code --threads}: the light loads' extra pool sizes */

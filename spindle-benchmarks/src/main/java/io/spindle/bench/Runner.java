@@ -42,6 +42,10 @@ public final class Runner {
         long coarsePairCalibrated = 0;
         try {
             o = Options.parse(args);
+            if (o.reportFrom().isPresent()) {
+                reportFrom(o.reportFrom().get(), o, command);
+                return;
+            }
             workloads = select(Workloads.all(o.sizes(), o.coarsePairSteps()), o.only());
             if (o.coarsePairSteps() == 0
                     && workloads.stream().anyMatch(w -> Workloads.usesCoarsePairSteps(w.name()))) {
@@ -104,8 +108,7 @@ public final class Runner {
                 Workload w = workloads.get(i);
                 long t0 = System.nanoTime();
                 rows.addAll(bench.measure(i + 1, w, pools));
-                progress.note(String.format("[%2d/%d] %-15s done in %.1f s", i + 1, workloads.size(), w.name(),
-                        (System.nanoTime() - t0) / 1e9));
+                progress.done(i + 1, w.name(), (System.nanoTime() - t0) / 1e9);
             }
         }
         progress.note("spindle-bench: all workloads done");
@@ -129,10 +132,29 @@ public final class Runner {
         write(o.out(), "report.md", MarkdownReport.render(results, info));
         write(o.out(), "report.html", HtmlReport.render(results, info));
         for (Map.Entry<String, String> chart : HtmlReport.charts(table).entrySet()) {
-            write(o.out(), "ratios-" + chart.getKey() + ".svg", chart.getValue());
+            write(o.out(), "chart-" + chart.getKey() + ".svg", chart.getValue());
         }
-        progress.note(String.format("spindle-bench: wrote results.json, report.md, report.html and the ratio charts "
-                + "(ratios-*.svg) to %s in %.0f s", o.out(), info.seconds()));
+        progress.note(String.format("spindle-bench: wrote results.json, report.md, report.html and the charts "
+                + "(chart-*.svg) to %s in %.0f s", o.out(), info.seconds()));
+    }
+
+    /**
+     * Writes the reports of an earlier run from its results.json, so that a change to the reports can be seen on
+     * recorded numbers without running anything. The pools are taken in the order the file first names them; the
+     * run's options, timing and workload descriptions are not in the file, and the header says so.
+     */
+    static void reportFrom(Path resultsJson, Options o, String command) throws IOException {
+        Results results = JsonReader.readResults(Files.readString(resultsJson, StandardCharsets.UTF_8));
+        List<String> pools = results.results().stream().map(Row::pool).distinct().toList();
+        RunInfo info = new RunInfo(o, command, pools, List.of(), "", List.of(), Map.of(), Double.NaN, null);
+        write(o.out(), "report.md", MarkdownReport.render(results, info));
+        write(o.out(), "report.html", HtmlReport.render(results, info));
+        Map<String, String> charts = HtmlReport.charts(new ResultTable(results.results(), pools));
+        for (Map.Entry<String, String> chart : charts.entrySet()) {
+            write(o.out(), "chart-" + chart.getKey() + ".svg", chart.getValue());
+        }
+        System.err.printf("spindle-bench: wrote report.md, report.html and %d charts to %s from %s%n",
+                charts.size(), o.out(), resultsJson);
     }
 
     /** @return {@code args} with {@code option value} added at the end */

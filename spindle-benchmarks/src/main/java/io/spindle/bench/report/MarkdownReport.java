@@ -18,7 +18,8 @@ public final class MarkdownReport {
         b.append(Notes.machine(r, info)).append("  \n");
         b.append("Command: `").append(info.command()).append("`  \n");
         b.append(Notes.pools(info)).append("\n\n");
-        b.append("Charts of the ratios: `report.html` (and each chart alone: `ratios-<pool>.svg`). Raw numbers: `results.json`.\n\n");
+        b.append("Charts of the ratios: `report.html` (and each chart alone: `chart-<kind>.svg`, kind = time, cpu, "
+                + "allocation, latency, throughput). Raw numbers: `results.json`.\n\n");
 
         b.append("## Results\n\n").append(Notes.HOW_TO_READ).append("\n\n");
         b.append("| workload | metric | thr |");

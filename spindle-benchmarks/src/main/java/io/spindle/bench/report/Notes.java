@@ -17,6 +17,12 @@ final class Notes {
     private Notes() {}
 
     static String machine(Results r, RunInfo info) {
+        if (info.options().reportFrom().isPresent()) {
+            return String.format(Locale.ROOT, "JDK %s · %s · %d CPUs · %s · regenerated from `%s`: that file does "
+                    + "not record the run's options, timing or workload descriptions (each row's number of runs is "
+                    + "in the table's min–max and the charts' tooltips)", r.jdk(), r.os(), r.cpus(), r.date(),
+                    info.options().reportFrom().get());
+        }
         return String.format(Locale.ROOT, "JDK %s · %s · %d CPUs · %s · %s run: %d measured runs after %d warm-up "
                         + "(and at least %d ms of warm-up per pool), %d threads%s%s · took %.0f s",
                 r.jdk(), r.os(), r.cpus(), r.date(),
@@ -37,6 +43,23 @@ final class Notes {
     static final String HOW_TO_READ = "Each cell is the median of the measured runs (min–max in report.md). "
             + "Spindle÷FJP is the ratio of the two medians from this same run; every metric is lower-is-better, so "
             + "below 1 means Spindle did better. `thr` is the pool size the row was measured with.";
+
+    static final String HOW_TO_READ_CHARTS = "One chart per kind of metric, each on its own log axis centred on 1: "
+            + "every Spindle pool's median ÷ the median of every baseline this run measured on the same line (`fjp`, "
+            + "`sequential`, the IO servers), so a bar's length is how far from even it is. Whiskers span the ratios "
+            + "the runs allow: Spindle's fastest run ÷ the baseline's slowest to Spindle's slowest ÷ the baseline's "
+            + "fastest. Blue: Spindle better over that whole range; vermillion: worse over it; grey: the range holds "
+            + "1 (or, with one run, the ratio is within 5 % of 1), which is noise. A ratio with a median of 0 in it "
+            + "has no place on a log axis and is written out instead of drawn. Each bar's tooltip and the text "
+            + "beside it give both medians. `promotions` and `threads_woken_per_job` only the Spindle pools count, "
+            + "and `ns_per_join`'s ratios are `time_ms`'s (the same runs ÷ the same join count), so these three are "
+            + "in the table only.";
+
+    /** @return the kind's metrics, one line, for the text above its chart */
+    static String metricsOf(MetricKind kind) {
+        return String.join("; ", kind.metrics().stream().map(m -> "`" + m.id() + "`: " + m.meaning()).toList())
+                + ".";
+    }
 
     static List<String> metrics() {
         List<String> l = new ArrayList<>();

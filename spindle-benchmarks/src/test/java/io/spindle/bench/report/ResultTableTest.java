@@ -107,7 +107,7 @@ class ResultTableTest {
         String console = TablePrinter.render(t).replaceAll(" +", " ");
         assertTrue(console.contains("noop-1ms cpu_percent 2 1.00 4.00 n/a 0.25\n cpu_percent 8 3.00 2.00 n/a 1.50\n"),
                 console);
-        String chart = HtmlReport.charts(t).get("spindle-jec");
+        String chart = HtmlReport.charts(t).get("cpu");
         assertTrue(chart.contains("noop-1ms · cpu_percent @2") && chart.contains("noop-1ms · cpu_percent @8"), chart);
     }
 
