@@ -328,6 +328,18 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         return installCold(op);
     }
 
+    /** As {@link #install(Supplier)}, for an operation with no result; inline on our worker, with no closure. */
+    public void install(Runnable op) {
+        if (currentWorker() != null) {
+            op.run();
+            return;
+        }
+        installCold(() -> {
+            op.run();
+            return null;
+        });
+    }
+
     private <T> T installCold(Supplier<T> op) {
         acquireExternal();
         WorkerThread caller = WorkerThread.current(); // a worker of another pool, or null
