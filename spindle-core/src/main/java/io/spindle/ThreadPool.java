@@ -320,7 +320,7 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
      */
     public void spawn(Runnable task) {
         Objects.requireNonNull(task, "task");
-        registry.spawn(task);
+        registry.spawn(task, "spawn");
     }
 
     /**
@@ -415,13 +415,13 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
     @Override
     public void execute(Runnable command) {
         Objects.requireNonNull(command, "command");
-        registry.spawn(command);
+        registry.spawn(command, "execute");
     }
 
     @Override
     public <T> Future<T> submit(Callable<T> task) {
         Objects.requireNonNull(task, "task");
-        return registry.submit(task);
+        return registry.submit(task, "submit");
     }
 
     @Override
@@ -430,7 +430,7 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         return registry.submit(() -> {
             task.run();
             return result;
-        });
+        }, "submit");
     }
 
     @Override
