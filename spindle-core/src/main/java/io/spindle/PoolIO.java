@@ -16,6 +16,39 @@ import java.util.concurrent.CompletableFuture;
  * returns on its own IO or on new work, so an IO completion costs one kernel wake-up, on the worker that runs what
  * follows.
  *
+ * <p><b>Example.</b> An echo server: each connection is a loop of stages that reads what the peer sent, writes it
+ * back and reads again, and at the end of the stream (or on a failure) closes the connection through {@link #close},
+ * which can throw an {@code IOException}. The test {@code PoolIoTest.javadocEchoExampleEchoesAndCloses} holds the
+ * same code, compiles it and runs it against a loopback client.
+ *
+ * <pre>{@code
+ * static void echo(PoolIO io, SocketChannel ch, ByteBuffer buf) {
+ *     io.read(ch, buf.clear())
+ *             .thenCompose(n -> n < 0 ? CompletableFuture.completedFuture(-1) : io.write(ch, buf.flip()))
+ *             .whenComplete((n, failure) -> {
+ *                 if (failure == null && n >= 0) {
+ *                     echo(io, ch, buf);                  // the next round
+ *                 } else {                                // end of stream, or the connection failed
+ *                     try {
+ *                         io.close(ch);                   // fails whatever is pending on ch at once
+ *                     } catch (IOException e) {
+ *                         // ch is closed all the same; nothing is left to tell the peer
+ *                     }
+ *                 }
+ *             });
+ * }
+ *
+ * PoolIO io = pool.io();
+ * ServerSocketChannel server = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
+ * server.configureBlocking(false);                        // PoolIO takes non-blocking channels only
+ * io.accept(server).thenAccept(ch -> echo(io, ch, ByteBuffer.allocate(4096)));
+ * }</pre>
+ *
+ * <p>The loop's stages run on the worker that completed each future, and a turn that finds its bytes already
+ * waiting may run on the stack of the turn before it; how deep that goes is bounded below ("Direct completions are
+ * bounded"). The example program {@code spindle-examples}' {@code EchoServer} also accepts many connections and
+ * closes them all on exit.
+ *
  * <p><b>Where things run.</b> Every operation's future completes on a worker of the pool (the exceptions, a {@code
  * read} into a buffer with nothing remaining and an outside completion such as {@code cancel}, are below), so
  * dependent stages without an executor ({@code thenApply}, {@code thenCompose}, ...) run there too, and {@code

@@ -140,6 +140,31 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
     }
 
     /**
+     * Runs {@code op} on one of this pool's workers and returns once it ended: {@link #install(Supplier)} for an
+     * operation that returns nothing. Called from a worker of this pool, it runs {@code op} inline. Inside
+     * {@code op}, the {@link Spindle} free functions use this pool. A failure of {@code op} is rethrown as it is.
+     *
+     * <p>Overloads are chosen as for {@link ExecutorService#submit(Callable) submit}'s: a lambda or method reference
+     * that returns a value selects {@link #install(Supplier)}, also where the value is ignored
+     * ({@code pool.install(() -> list.add(x))} runs the {@code Supplier} form, and returns its result). Two calls
+     * need a cast or a lambda to choose: a {@code null} argument, and a reference to an overloaded method
+     * ({@code pool.install(this::compute)} where {@code compute} has overloads is ambiguous, as it is for
+     * {@code submit}; write {@code pool.install(() -> compute())}).
+     *
+     * <pre>{@code
+     * pool.install(() -> Parallel.of(items).forEach(item -> process(item)));   // the parallel forEach runs on pool
+     * }</pre>
+     *
+     * @param op the operation
+     * @throws NullPointerException       if {@code op} is null
+     * @throws RejectedExecutionException if called from outside after {@link #shutdown()}
+     */
+    public void install(Runnable op) {
+        Objects.requireNonNull(op, "op");
+        registry.install(op);
+    }
+
+    /**
      * Runs {@code a} and {@code b}, potentially in parallel, and returns both results. On a worker, {@code a} runs
      * inline while {@code b} waits to be taken by an idle worker: with the default {@link JoinStrategy#LAZY lazy} joins
      * it waits in a frame local to the worker until the worker promotes it at a heartbeat (docs/DESIGN.md §7), with
@@ -295,7 +320,7 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
      */
     public void spawn(Runnable task) {
         Objects.requireNonNull(task, "task");
-        registry.spawn(task);
+        registry.spawn(task, "spawn");
     }
 
     /**
@@ -390,13 +415,13 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
     @Override
     public void execute(Runnable command) {
         Objects.requireNonNull(command, "command");
-        registry.spawn(command);
+        registry.spawn(command, "execute");
     }
 
     @Override
     public <T> Future<T> submit(Callable<T> task) {
         Objects.requireNonNull(task, "task");
-        return registry.submit(task);
+        return registry.submit(task, "submit");
     }
 
     @Override
@@ -405,7 +430,7 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         return registry.submit(() -> {
             task.run();
             return result;
-        });
+        }, "submit");
     }
 
     @Override

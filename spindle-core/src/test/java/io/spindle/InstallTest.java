@@ -172,6 +172,119 @@ class InstallTest {
         }
     }
 
+    // --- install(Runnable): the same rules for an operation with no result ------------------------------------------
+
+    @ParameterizedTest
+    @MethodSource("io.spindle.TestPools#configs")
+    void installRunnableFromOutsideRunsOnAPoolWorkerAndReturnsAfterIt(TestPools.Config c) {
+        String prefix = uniquePrefix();
+        try (ThreadPool pool = c.builder().threadName(i -> prefix + i).build()) {
+            Thread caller = Thread.currentThread();
+            AtomicReference<Thread> ranOn = new AtomicReference<>();
+            int[] written = new int[2]; // plain writes: install's return must publish them to the caller
+            pool.install(() -> {
+                written[0] = Spindle.currentThreadCount();
+                written[1] = (int) JoinTest.fib(15); // joins on the pool before op ends
+                ranOn.set(Thread.currentThread());
+            });
+            assertEquals(c.threads(), written[0], "Spindle.* inside install(Runnable) must mean this pool");
+            assertEquals(610, written[1], "install(Runnable) returned before op ended");
+            assertNotSame(caller, ranOn.get());
+            assertTrue(ranOn.get().getName().startsWith(prefix), ranOn.get().getName());
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.spindle.TestPools#configs")
+    void installRunnableOnOwnWorkerRunsInline(TestPools.Config c) {
+        try (ThreadPool pool = c.build()) {
+            for (int round = 0; round < 20; round++) {
+                String verdict = pool.install(() -> {
+                    Thread me = Thread.currentThread();
+                    AtomicReference<Thread> inner = new AtomicReference<>();
+                    long injectedBefore = pool.stats().injected();
+                    pool.install(() -> inner.set(Thread.currentThread()));
+                    long injectedAfter = pool.stats().injected();
+                    if (inner.get() != me) {
+                        return "ran on " + inner.get();
+                    }
+                    return injectedAfter == injectedBefore ? "inline" : "was injected into the pool";
+                });
+                assertEquals("inline", verdict, "install(Runnable) from the pool's own worker");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.spindle.TestPools#configs")
+    void installRunnableRethrowsFailuresAsTheyAre(TestPools.Config c) {
+        try (ThreadPool pool = c.build()) {
+            // typed as Runnable: a lambda that only throws is value-compatible too, and would select the Supplier form
+            RuntimeException runtime = new IllegalStateException("op");
+            Runnable throwsRuntime = () -> {
+                throw runtime;
+            };
+            assertSame(runtime, assertThrows(IllegalStateException.class, () -> pool.install(throwsRuntime)));
+            assertEquals(0, runtime.getSuppressed().length);
+            Error error = new AssertionError("op");
+            Runnable throwsError = () -> {
+                throw error;
+            };
+            assertSame(error, assertThrows(AssertionError.class, () -> pool.install(throwsError)));
+            IOException checked = new IOException("checked");
+            Runnable throwsChecked = () -> {
+                throw sneakyThrow(checked);
+            };
+            assertSame(checked, assertThrows(IOException.class, () -> pool.install(throwsChecked)));
+            // and from the pool's own worker, where op runs inline
+            Throwable caught = pool.install(() -> {
+                try {
+                    pool.install(throwsRuntime);
+                    return null;
+                } catch (RuntimeException x) {
+                    return x;
+                }
+            });
+            assertSame(runtime, caught);
+            assertEquals(7, pool.install(() -> 7), "the pool works after the failures");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.spindle.TestPools#configs")
+    void installRunnableAfterShutdownFromOutsideIsRejected(TestPools.Config c) {
+        try (ThreadPool pool = c.build()) {
+            pool.shutdown();
+            AtomicBoolean ran = new AtomicBoolean();
+            assertThrows(RejectedExecutionException.class, () -> pool.install(() -> ran.set(true)));
+            assertFalse(ran.get(), "a rejected op ran");
+        }
+    }
+
+    /**
+     * Adding install(Runnable) left the calls that return a value on install(Supplier), as ExecutorService.submit
+     * keeps them on Callable: each assignment below compiles only if javac chose the Supplier form (the Runnable form
+     * returns nothing), and the values show each op ran once.
+     */
+    @ParameterizedTest
+    @MethodSource("io.spindle.TestPools#configs")
+    void valueReturningClosuresStillSelectInstallSupplier(TestPools.Config c) {
+        try (ThreadPool pool = c.build()) {
+            AtomicInteger counter = new AtomicInteger();
+            List<Integer> list = new ArrayList<>();
+            Integer incremented = pool.install(() -> counter.incrementAndGet()); // also a valid statement
+            Boolean added = pool.install(() -> list.add(7));
+            Integer size = pool.install(list::size);
+            Thread worker = pool.install(Thread::currentThread);
+            assertEquals(1, incremented);
+            assertTrue(added);
+            assertEquals(1, size);
+            assertTrue(worker != Thread.currentThread(), "install from outside ran on the caller");
+            pool.install(list::clear); // a void method: the Runnable form
+            assertTrue(list.isEmpty(), "install(list::clear) did not run");
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("io.spindle.TestPools#configs")
     void freeFunctionsInsideInstallMeanThatPool(TestPools.Config c) {

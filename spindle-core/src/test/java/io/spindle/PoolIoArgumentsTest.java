@@ -194,18 +194,28 @@ class PoolIoArgumentsTest {
             SocketChannel unconnected = p.closing(SocketChannel.open());
             unconnected.configureBlocking(false);
             PoolIO io = p.io;
+            String name = ShutdownTest.poolName(p.pool);
             p.pool.shutdown();
             assertSame(io, p.pool.io(), "io() returns the same instance, also after shutdown");
-            assertThrows(RejectedExecutionException.class, () -> io.read(c.mine(), ByteBuffer.allocate(1)));
-            assertThrows(RejectedExecutionException.class, () -> io.write(c.mine(), ByteBuffer.allocate(1)));
-            assertThrows(RejectedExecutionException.class, () -> io.ready(c.mine(), SelectionKey.OP_READ));
-            assertThrows(RejectedExecutionException.class, () -> io.accept(server));
-            assertThrows(RejectedExecutionException.class,
+            // each message names the operation and the pool, and that the pool is shut down; nothing internal
+            assertRejected("PoolIO.read", name, () -> io.read(c.mine(), ByteBuffer.allocate(1)));
+            assertRejected("PoolIO.read", name, () -> io.read(c.mine(), ByteBuffer.allocate(0))); // places nothing
+            assertRejected("PoolIO.write", name, () -> io.write(c.mine(), ByteBuffer.allocate(1)));
+            assertRejected("PoolIO.ready", name, () -> io.ready(c.mine(), SelectionKey.OP_READ));
+            assertRejected("PoolIO.accept", name, () -> io.accept(server));
+            assertRejected("PoolIO.connect", name,
                     () -> io.connect(unconnected, new InetSocketAddress(InetAddress.getLoopbackAddress(), 1)));
-            assertThrows(RejectedExecutionException.class, () -> io.read(pipe.source(), ByteBuffer.allocate(1)));
-            assertThrows(RejectedExecutionException.class, () -> io.write(pipe.sink(), ByteBuffer.allocate(1)));
+            assertRejected("PoolIO.read", name, () -> io.read(pipe.source(), ByteBuffer.allocate(1)));
+            assertRejected("PoolIO.write", name, () -> io.write(pipe.sink(), ByteBuffer.allocate(1)));
+            assertRejected("PoolIO.deregister", name, () -> io.deregister(pipe.source()));
             assertTrue(c.mine().isOpen(), "a rejected call must not close the channel");
         }
+    }
+
+    private static void assertRejected(String operation, String pool, Executable call) {
+        RejectedExecutionException e = assertThrows(RejectedExecutionException.class, call);
+        assertEquals(operation + " rejected: pool " + pool + " is shut down; its IO starts no new operation",
+                e.getMessage());
     }
 
     /** A read and a write go through on {@code c}: the checks above left nothing pending. */

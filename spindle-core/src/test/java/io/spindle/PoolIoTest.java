@@ -373,4 +373,59 @@ class PoolIoTest {
             assertSame(p.io, p.pool.io(), "io() returns the same instance every call");
         }
     }
+
+    /**
+     * The example of {@link PoolIO}'s class javadoc, the same code, so that it is known to compile and to work:
+     * change the two together. {@link #javadocEchoExampleEchoesAndCloses} runs it.
+     */
+    static final class JavadocExample {
+        private JavadocExample() {}
+
+        static void echo(PoolIO io, SocketChannel ch, ByteBuffer buf) {
+            io.read(ch, buf.clear())
+                    .thenCompose(n -> n < 0 ? CompletableFuture.completedFuture(-1) : io.write(ch, buf.flip()))
+                    .whenComplete((n, failure) -> {
+                        if (failure == null && n >= 0) {
+                            echo(io, ch, buf);                  // the next round
+                        } else {                                // end of stream, or the connection failed
+                            try {
+                                io.close(ch);                   // fails whatever is pending on ch at once
+                            } catch (IOException e) {
+                                // ch is closed all the same; nothing is left to tell the peer
+                            }
+                        }
+                    });
+        }
+
+        /** The javadoc's last four lines, on {@code pool}; returns the server channel for the test to close. */
+        static ServerSocketChannel start(ThreadPool pool) throws IOException {
+            PoolIO io = pool.io();
+            ServerSocketChannel server = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
+            server.configureBlocking(false);                        // PoolIO takes non-blocking channels only
+            io.accept(server).thenAccept(ch -> echo(io, ch, ByteBuffer.allocate(4096)));
+            return server;
+        }
+    }
+
+    /**
+     * {@link JavadocExample}, as the javadoc starts it, against a blocking loopback client: each message comes back
+     * whole, and once the client half-closes, the example closes the connection, which the client reads as the end
+     * of the stream (nothing but the example's {@code io.close} could end it).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.spindle.IoFixtures#configs")
+    void javadocEchoExampleEchoesAndCloses(TestPools.Config config) throws Exception {
+        try (IoFixtures.IoPool p = new IoFixtures.IoPool(config)) {
+            ServerSocketChannel server = p.closing(JavadocExample.start(p.pool));
+            SocketChannel client = p.closing(SocketChannel.open(server.getLocalAddress())); // blocking
+            for (int round = 0; round < ROUNDS; round++) {
+                byte[] message = pattern(MESSAGE, round);
+                IoFixtures.writeFully(client, message);
+                assertArrayEquals(message, IoFixtures.readFully(client, MESSAGE), "echo of round " + round);
+            }
+            client.shutdownOutput();
+            // a hang here (no close) is turned into a failure by the class's @Timeout
+            assertEquals(-1, client.read(ByteBuffer.allocate(1)), "the example did not close the connection");
+        }
+    }
 }

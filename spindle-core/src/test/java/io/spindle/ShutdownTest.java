@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.AbstractMap.SimpleEntry;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
@@ -19,8 +22,11 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -111,6 +117,69 @@ class ShutdownTest {
             assertThrows(RejectedExecutionException.class,
                     () -> pool.scope((Consumer<Scope>) s -> ran.set(true)));
             assertFalse(ran.get(), "a rejected closure ran");
+        }
+    }
+
+    /** The pool's name as {@code toString()} (and JFR) shows it: {@code spindle-<n>}. */
+    static String poolName(ThreadPool pool) {
+        Matcher m = Pattern.compile("name=(spindle-\\d+)").matcher(pool.toString());
+        assertTrue(m.find(), "no name in " + pool);
+        return m.group(1);
+    }
+
+    /**
+     * A rejection says what a user needs: the operation refused, the pool by its name, and that it is shut down; and
+     * none of the pool's internal state (counts, the injector, the sleep protocol), which toString() still shows.
+     */
+    @ParameterizedTest
+    @MethodSource("io.spindle.TestPools#configs")
+    void rejectionsNameTheOperationAndThePoolAndNothingInternal(TestPools.Config c) throws Exception {
+        try (ThreadPool pool = c.build()) {
+            String name = poolName(pool);
+            pool.shutdown();
+            AtomicBoolean ran = new AtomicBoolean();
+            List<Callable<Boolean>> tasks = List.of(() -> ran.getAndSet(true));
+            List<Map.Entry<String, Executable>> calls = List.of(
+                    new SimpleEntry<>("install", () -> pool.install(() -> ran.getAndSet(true))),
+                    new SimpleEntry<>("install", () -> pool.install(() -> ran.set(true))), // the Runnable form
+                    new SimpleEntry<>("join", () -> pool.join(() -> ran.set(true), () -> ran.set(true))),
+                    new SimpleEntry<>("scope", () -> pool.scope(s -> ran.set(true))),
+                    new SimpleEntry<>("spawn", () -> pool.spawn(() -> ran.set(true))),
+                    new SimpleEntry<>("execute", () -> pool.execute(() -> ran.set(true))),
+                    new SimpleEntry<>("submit", () -> pool.submit(() -> ran.getAndSet(true))),
+                    new SimpleEntry<>("invokeAll", () -> pool.invokeAll(tasks)),
+                    new SimpleEntry<>("invokeAny", () -> pool.invokeAny(tasks)),
+                    new SimpleEntry<>("broadcast", () -> pool.broadcast(ctx -> ran.getAndSet(true))));
+            for (Map.Entry<String, Executable> call : calls) {
+                String message = assertThrows(RejectedExecutionException.class, call.getValue()).getMessage();
+                assertEquals(call.getKey() + " rejected: pool " + name
+                        + " is shut down; it accepts no new work from outside its workers", message);
+            }
+            assertFalse(ran.get(), "a rejected task ran");
+            assertTrue(pool.toString().contains("shutting down") || pool.toString().contains("terminated"),
+                    "toString() keeps the pool's state: " + pool);
+        }
+    }
+
+    /** A task spawned from an exit hook, once the pool has terminated: the message says so. */
+    @ParameterizedTest
+    @MethodSource("io.spindle.TestPools#configs")
+    void spawnFromAnExitHookIsRejectedSayingThePoolTerminated(TestPools.Config c) {
+        List<String> outcomes = new java.util.concurrent.CopyOnWriteArrayList<>();
+        String name;
+        try (ThreadPool pool = c.builder().onThreadExit(i -> {
+            try {
+                Spindle.spawn(() -> { });
+                outcomes.add("accepted");
+            } catch (RejectedExecutionException e) {
+                outcomes.add(e.getMessage());
+            }
+        }).build()) {
+            name = poolName(pool);
+        }
+        assertEquals(c.threads(), outcomes.size(), outcomes.toString());
+        for (String outcome : outcomes) {
+            assertEquals("spawn rejected: pool " + name + " has terminated", outcome);
         }
     }
 

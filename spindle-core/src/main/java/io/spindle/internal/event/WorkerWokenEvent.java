@@ -39,7 +39,7 @@ final class WorkerWokenEvent extends Event {
 
     @Label("Reason")
     @Description("Why: NEW_INTERNAL_JOB, NEW_INJECTED_JOB, CASCADE, BROADCAST, LATCH_SET, TERMINATE, "
-            + "HINT_PIPE_DEQUE or HINT_PIPE_INJECTOR")
+            + "HINT_PIPE_DEQUE, HINT_PIPE_INJECTOR or IO_READY (the worker's own IO; no waker thread)")
     String reason;
 
     /** Whether a recording has this event enabled: a static JFR setting, read without allocating. */

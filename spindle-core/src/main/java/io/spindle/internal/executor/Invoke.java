@@ -31,7 +31,7 @@ public final class Invoke {
         boolean done = false;
         try {
             for (Callable<T> task : checked) {
-                futures.add(registry.submit(task));
+                futures.add(registry.submit(task, "invokeAll"));
             }
             for (Future<T> f : futures) {
                 if (f.isDone()) {
@@ -90,7 +90,7 @@ public final class Invoke {
                     }
                 }, registry);
                 futures.add(f);
-                registry.spawn(f);
+                registry.spawn(f, "invokeAny");
             }
             if (registry.isCurrentThreadWorker()) {
                 // Our own tasks may be queued behind us: run the ones nobody started until one wins.

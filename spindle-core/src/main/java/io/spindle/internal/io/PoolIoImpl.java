@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -92,20 +91,20 @@ public final class PoolIoImpl implements PoolIO {
                     + ") is not a non-empty subset of the channel's valid ops 0x"
                     + Integer.toHexString(channel.validOps()));
         }
-        return start(channel, s -> new IoOps.Ready(s, this, ops), READINESS_ONLY, null);
+        return start(channel, s -> new IoOps.Ready(s, this, ops), READINESS_ONLY, null, "PoolIO.ready");
     }
 
     @Override
     public CompletableFuture<SocketChannel> accept(ServerSocketChannel server) {
         checkChannel(server, "server");
-        return start(server, s -> new IoOps.Accept(s, this, server), ATTEMPT_FIRST, null);
+        return start(server, s -> new IoOps.Accept(s, this, server), ATTEMPT_FIRST, null, "PoolIO.accept");
     }
 
     @Override
     public CompletableFuture<Void> connect(SocketChannel channel, SocketAddress remote) {
         checkChannel(channel, "channel");
         Objects.requireNonNull(remote, "remote");
-        return start(channel, s -> new IoOps.Connect(s, this, channel), ATTEMPT_FIRST, remote);
+        return start(channel, s -> new IoOps.Connect(s, this, channel), ATTEMPT_FIRST, remote, "PoolIO.connect");
     }
 
     @Override
@@ -118,7 +117,7 @@ public final class PoolIoImpl implements PoolIO {
         }
         if (!dst.hasRemaining()) {
             if (registry.isShutdown()) { // as every operation (docs/DESIGN.md §6), though this one places nothing
-                throw new RejectedExecutionException("pool is shut down: " + registry.name());
+                throw registry.rejectedAfterShutdown("PoolIO.read", "its IO starts no new operation");
             }
             // docs/DESIGN.md §6: nothing remaining completes with 0 at once. It is complete when returned, so its
             // dependents run on whichever thread chains them, as for any completed future; no operation is placed.
@@ -130,7 +129,8 @@ public final class PoolIoImpl implements PoolIO {
         }
         // IO4: with the key already waiting for reads, readiness drives the read; a first attempt would be a wasted
         // syscall in a ping-pong (the next request is not there yet when the previous answer was written)
-        return start(channel, s -> new IoOps.Read(s, this, channel, dst), ATTEMPT_UNLESS_REGISTERED, null);
+        return start(channel, s -> new IoOps.Read(s, this, channel, dst), ATTEMPT_UNLESS_REGISTERED, null,
+                "PoolIO.read");
     }
 
     @Override
@@ -138,7 +138,7 @@ public final class PoolIoImpl implements PoolIO {
                                                                                                 ByteBuffer src) {
         checkChannel(channel, "channel");
         Objects.requireNonNull(src, "src");
-        return start(channel, s -> new IoOps.Write(s, this, channel, src), ATTEMPT_FIRST, null);
+        return start(channel, s -> new IoOps.Write(s, this, channel, src), ATTEMPT_FIRST, null, "PoolIO.write");
     }
 
     @Override
@@ -172,7 +172,7 @@ public final class PoolIoImpl implements PoolIO {
     @Override
     public CompletableFuture<Void> deregister(SelectableChannel channel) {
         Objects.requireNonNull(channel, "channel");
-        registry.acquireIoCount(); // IO6: RejectedExecutionException after shutdown; held until the future's job ran
+        registry.acquireIoCount("PoolIO.deregister"); // IO6: refused after shutdown; held until the future's job ran
         boolean countIsTheJobs = false; // IO6: until the arming step below, the count is this call's to give back
         try {
             ChannelState s = channels.get(channel);
@@ -275,10 +275,11 @@ public final class PoolIoImpl implements PoolIO {
      *
      * @param attempt   ATTEMPT_FIRST, READINESS_ONLY or ATTEMPT_UNLESS_REGISTERED
      * @param connectTo for connect: the address, whose connect call is the first attempt; else null
+     * @param what      the public operation, for a rejection's message
      */
     private <T> CompletableFuture<T> start(SelectableChannel channel, OpFactory<T> factory, int attempt,
-                                           SocketAddress connectTo) {
-        registry.acquireIoCount(); // IO6: RejectedExecutionException after shutdown; held until the future's job ran
+                                           SocketAddress connectTo, String what) {
+        registry.acquireIoCount(what); // IO6: refused after shutdown; held until the future's job ran
         boolean placed = false;
         IoOp<T> op;
         ChannelState state;

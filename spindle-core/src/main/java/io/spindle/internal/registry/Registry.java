@@ -325,11 +325,24 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         if (currentWorker() != null) {
             return op.get();
         }
-        return installCold(op);
+        return installCold(op, "install");
     }
 
-    private <T> T installCold(Supplier<T> op) {
-        acquireExternal();
+    /** As {@link #install(Supplier)}, for an operation with no result; inline on our worker, with no closure. */
+    public void install(Runnable op) {
+        if (currentWorker() != null) {
+            op.run();
+            return;
+        }
+        installCold(() -> {
+            op.run();
+            return null;
+        }, "install");
+    }
+
+    /** @param what the public operation, for a rejection's message */
+    private <T> T installCold(Supplier<T> op, String what) {
+        acquireExternal(what);
         WorkerThread caller = WorkerThread.current(); // a worker of another pool, or null
         InstallJob<T> job;
         try {
@@ -361,7 +374,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         if (w != null) {
             return joinOn(w, a, b);
         }
-        return installCold(() -> joinOn(currentWorker(), a, b));
+        return installCold(() -> joinOn(currentWorker(), a, b), "join");
     }
 
     public void join(Runnable a, Runnable b) {
@@ -372,7 +385,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             installCold(() -> {
                 joinOn(currentWorker(), a, b);
                 return null;
-            });
+            }, "join");
         }
     }
 
@@ -381,7 +394,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         if (w != null) {
             return joinOn(w, a, b, combine);
         }
-        return installCold(() -> joinOn(currentWorker(), a, b, combine));
+        return installCold(() -> joinOn(currentWorker(), a, b, combine), "join");
     }
 
     public <T> long join(ToLongFunction<? super T> f, T x, T y, LongBinaryOperator combine) {
@@ -389,7 +402,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         if (w != null) {
             return joinOn(w, f, x, y, combine);
         }
-        return installCold(() -> joinOn(currentWorker(), f, x, y, combine));
+        return installCold(() -> joinOn(currentWorker(), f, x, y, combine), "join");
     }
 
     /** A join on worker {@code w}, by its pool's {@link io.spindle.JoinStrategy} (docs/DESIGN.md §7). */
@@ -421,15 +434,17 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         if (w != null) {
             return ScopeImpl.run(this, w, body);
         }
-        return installCold(() -> ScopeImpl.run(this, currentWorker(), body));
+        return installCold(() -> ScopeImpl.run(this, currentWorker(), body), "scope");
     }
 
-    public void spawn(Runnable task) {
+    /** @param what the public operation, for a rejection's message ({@code spawn}, {@code execute}, ...) */
+    public void spawn(Runnable task, String what) {
         WorkerThread w = currentWorker();
         SpawnJob job = new SpawnJob(task, this, w == null); // before the count: an allocation failure leaks nothing
         if (w != null) {
             if (!termination.tryAcquireInternal()) {
-                throw new RejectedExecutionException("pool has terminated: " + this);
+                // from a task's own code only after the pool ended, e.g. an exit hook's: too late for any new task
+                throw new RejectedExecutionException(what + " rejected: pool " + name + " has terminated");
             }
             try {
                 w.push(job);
@@ -441,7 +456,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 throw failure;
             }
         } else {
-            acquireExternal();
+            acquireExternal(what);
             try {
                 inject(job);
             } catch (Throwable failure) {
@@ -454,9 +469,10 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         }
     }
 
-    public <T> Future<T> submit(Callable<T> task) {
+    /** @param what the public operation, for a rejection's message */
+    public <T> Future<T> submit(Callable<T> task, String what) {
         PoolFuture<T> future = new PoolFuture<>(task, this);
-        spawn(future);
+        spawn(future, what);
         return future;
     }
 
@@ -474,7 +490,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         WorkerThread caller = WorkerThread.current();
         boolean internal = caller != null && caller.registry() == this;
         if (!internal) {
-            acquireExternal();
+            acquireExternal("broadcast");
         }
         try {
             int n = workers.length;
@@ -538,10 +554,20 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         }
     }
 
-    private void acquireExternal() {
+    /** Takes an external submission's count, or refuses it once shutdown began. */
+    private void acquireExternal(String what) {
         if (!termination.tryAcquireExternal()) {
-            throw new RejectedExecutionException("pool is shut down: " + this);
+            throw rejectedAfterShutdown(what, "it accepts no new work from outside its workers");
         }
+    }
+
+    /**
+     * The refusal of {@code what} by a shut-down pool, for the user who made the call: which operation, which pool
+     * (the name {@link #toString()} and the JFR events show) and why, and no internal state, which is of no use to
+     * them and which {@code toString()} and {@code stats()} still show. Built on the failing path only.
+     */
+    public RejectedExecutionException rejectedAfterShutdown(String what, String consequence) {
+        return new RejectedExecutionException(what + " rejected: pool " + name + " is shut down; " + consequence);
     }
 
     // --- SpawnJob.Sink ----------------------------------------------------------------------------------------------
@@ -778,11 +804,12 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
      * IO6: an IO operation holds a terminate count from its start until its future's job ran (or it was withdrawn),
      * like an accepted external task: refused once shutdown began (docs/DESIGN.md §6).
      *
+     * @param what the public operation ({@code PoolIO.read}, ...), for a rejection's message
      * @throws RejectedExecutionException after shutdown
      */
-    public void acquireIoCount() {
+    public void acquireIoCount(String what) {
         if (!termination.tryAcquireExternal()) {
-            throw new RejectedExecutionException("pool is shut down: " + this);
+            throw rejectedAfterShutdown(what, "its IO starts no new operation");
         }
     }
 
