@@ -77,11 +77,22 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         Failures.pauseAfterRuntimeFailure(0);
     }
 
+    /**
+     * Resolves the class {@link #wakeLatchOwner}'s catch clause names while the stack has room: a catch type is
+     * resolved when an exception is first matched against it, which at the stack's edge could itself overflow.
+     */
+    @SuppressWarnings("unused")
+    private static final Class<?> STACK_EDGE = StackOverflowError.class;
+
     private final String name;
     private final PoolEvents events;
     private final PoolConfig config;
     private final Object publicPool;
     private final SleepProtocol sleep;
+    /** E4 at the stack's edge: latch wake-ups a waker could not make where it stood ({@link OwedLatchWakes}). */
+    final OwedLatchWakes owedLatchWakes;
+    /** Delivers one owed wake-up; made once, so that a delivery allocates nothing. */
+    private final OwedLatchWakes.Waker wakeOwedLatchOwner;
     /** IO (docs/DESIGN.md §6): each worker's poller is also the Blocker its sleep protocol blocks with (IO5). */
     private final PoolIoImpl io;
     private final WorkerThread[] workers;
@@ -107,6 +118,9 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         this.events = new PoolEvents(name, config.sleepStrategy().name(), this::workerIndexOf);
         this.io = new PoolIoImpl(this, config.threads()); // opens nothing until the first IO operation
         this.sleep = SleepProtocols.create(config.sleepStrategy(), config.threads(), events, io::poller);
+        this.owedLatchWakes = new OwedLatchWakes(config.threads());
+        this.wakeOwedLatchOwner = sleep::notifyWorkerLatchIsSet;
+        linkOwedLatchWakes();
         try {
             this.workers = new WorkerThread[config.threads()];
             for (int i = 0; i < workers.length; i++) {
@@ -598,8 +612,9 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     /**
      * E4: the latch is already set when this runs, so its owner will not block on it again: if the protocol's wake-up
      * throws (before it took a count it rolls itself back; after, it finishes itself), a sleeping owner would sleep
-     * forever. Retry until it succeeds; memory comes back
-     * once the failing operation unwinds.
+     * forever. Out of memory, retry until it succeeds: memory comes back once the failing operation unwinds. Out of
+     * stack, a retry here would overflow for ever: owe the wake-up instead, for an idle search to deliver from a
+     * shallower frame ({@link OwedLatchWakes}).
      */
     @Override
     public void wakeLatchOwner(int index) {
@@ -612,10 +627,37 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 }
                 sleep.notifyWorkerLatchIsSet(index);
                 return;
+            } catch (StackOverflowError edge) {
+                // E4 at the stack's edge: owe it, with two volatile stores and no call (OwedLatchWakes); a worker of
+                // this pool delivers it from a frame with more room, before it may sleep
+                owedLatchWakes.flags[index].owed = true;
+                owedLatchWakes.any = true;
+                return;
             } catch (VirtualMachineError exhaustion) { // only exhaustion is retried: a bug's exception is thrown
                 retrying = true;
             }
         }
+    }
+
+    /**
+     * E4 at the stack's edge: delivers the latch wake-ups owed ({@link OwedLatchWakes}); workers call it at the top
+     * of each wait round and instead of sleeping while any are owed. Throws what a wake-up throws; that one stays
+     * owed.
+     */
+    void deliverOwedLatchWakes() {
+        owedLatchWakes.deliver(wakeOwedLatchOwner);
+    }
+
+    /**
+     * Resolves the field references {@link #wakeLatchOwner}'s catch block stores through, while the stack has room:
+     * a field reference is resolved by its first execution, which at the stack's edge could itself overflow. Called
+     * once as the pool is built; stores only what the fields already hold.
+     */
+    private void linkOwedLatchWakes() {
+        for (OwedLatchWakes.Flag f : owedLatchWakes.flags) {
+            f.owed = false;
+        }
+        owedLatchWakes.any = false;
     }
 
     /** E4: broadcast copies sit in private queues, and only a wake-up delivers them: retry until it succeeds. */

@@ -216,6 +216,15 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
                     unhandled = null;
                     runtimeFailed(latch, failure);
                 }
+                if (registry.owedLatchWakes.any) {
+                    // E4 at the stack's edge: here, three frames above the job whose wake-up overflowed, and not
+                    // only in the idle search below, which is deeper than that wake-up was
+                    try {
+                        registry.deliverOwedLatchWakes();
+                    } catch (Throwable stillOwed) {
+                        // owed again: this round still runs its jobs, and its idle search retries before it may sleep
+                    }
+                }
                 if (!waitStep(latch)) {
                     break; // the latch was set
                 }
@@ -273,7 +282,13 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
                 job = findWork(); // takes a job only as its last step: a throw leaves job null
                 if (job == null) {
                     endStealBatchIfAny(); // the run of finds, and of steals, ended
-                    sleep.noWorkFound(idle, latch);
+                    if (registry.owedLatchWakes.any) {
+                        // E4 at the stack's edge: no worker sleeps while a latch's owner may sleep on unwoken. A
+                        // delivery that overflows again throws: this wait backs off and comes back (E3).
+                        registry.deliverOwedLatchWakes();
+                    } else {
+                        sleep.noWorkFound(idle, latch);
+                    }
                 }
             }
         } catch (Throwable failure) {

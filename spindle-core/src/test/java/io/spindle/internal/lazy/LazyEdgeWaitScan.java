@@ -32,6 +32,13 @@ public final class LazyEdgeWaitScan {
     static final byte[] outcome = new byte[MAX]; // 1 install returned, 3 install threw SOE, 4 pad overflow
     static volatile boolean b1Promoted;
     static volatile boolean b1Started;
+    /**
+     * {@code -DholdMs}: how long b1 runs after it started (0 by default). With a hold, T stops waiting for b1 to start
+     * and falls asleep on b1's latch while W runs it, so W's wake-up of T is made at every depth of W's stack near the
+     * edge: the wake-up that overflowed there was retried in the same frame for ever (E4 at the stack's edge, found
+     * by this scan in CI under load, where W took b1 late by chance; a hold makes it happen in every run).
+     */
+    static final long HOLD_NANOS = Long.getLong("holdMs", 0) * 1_000_000L;
 
     static void leaf(int n) {
         try {
@@ -66,9 +73,13 @@ public final class LazyEdgeWaitScan {
             // on T, a stolen half: a job start, so J1's push promotes its own frame at once (LZ8)
             pool.join(() -> {
                 b1Promoted = true;
-                spinUntil(() -> b1Started, 400_000_000L);
+                spinUntil(() -> b1Started, HOLD_NANOS > 0 ? 2_000_000_000L : 400_000_000L);
             }, () -> {
                 b1Started = true;
+                long start = System.nanoTime();
+                while (System.nanoTime() - start < HOLD_NANOS) {
+                    Thread.onSpinWait(); // T falls asleep on b1's latch meanwhile
+                }
             });
         });
     }

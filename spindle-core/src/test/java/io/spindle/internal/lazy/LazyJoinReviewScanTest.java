@@ -89,4 +89,19 @@ class LazyJoinReviewScanTest {
         assertEquals(r.get("executed"), r.get("injected"), "a job taken back ran, or was counted as injected: " + r);
         assertEquals("true", r.get("terminated"), "a failed install's count never came back: " + r);
     }
+
+    /**
+     * E4 at the stack's edge: the same scan with b1 held for 10 ms, so that T sleeps on b1's latch while W, deep in
+     * its cross-pool install's wait, runs b1 and wakes T at every depth near the edge. Found in CI (the scan above,
+     * under load, hung 2 of 8 runs with W retrying T's wake-up in the frame where it overflowed); with the hold, the
+     * code before OwedLatchWakes hung here in every run (attempt 693 of 1196 on JDK 17; about 17 s a run with it).
+     */
+    @Test
+    void aLatchOwnersWakeUpThatOverflowsIsDeliveredFromAShallowerFrame() throws Exception {
+        Map<String, String> r = run(LazyEdgeWaitScan.class, "-Xint", "-Xss512k", "-Dk0=1250", "-DholdMs=10");
+        assertEquals("false", r.get("hang"), "a latch's owner was never woken at the stack's edge: " + r);
+        assertEquals("true", r.get("reachedEdge"), "the scan never reached the stack's edge (tune -Dk0): " + r);
+        assertEquals(r.get("executed"), r.get("injected"), "a job taken back ran, or was counted as injected: " + r);
+        assertEquals("true", r.get("terminated"), "a failed install's count never came back: " + r);
+    }
 }

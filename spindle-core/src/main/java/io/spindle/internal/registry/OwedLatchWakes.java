@@ -1,0 +1,92 @@
+package io.spindle.internal.registry;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * E4 at the stack's edge (registry package-info): the latch wake-ups a waker could not make where it stood, one flag
+ * per latch owner's worker index, until a worker of the pool delivers them.
+ *
+ * <p>A thread that sets a latch whose owner sleeps on it must wake that owner (L1). If the wake-up throws a
+ * {@code StackOverflowError}, retrying it in the same frame meets the same overflow for ever: a worker that ran a
+ * stolen join half at the bottom of a deep stack (inside a cross-pool install's wait) retried there while the owner
+ * slept (LazyEdgeWaitScan, in two CI runs of eight). So the waker owes the wake-up instead, and workers deliver what
+ * is owed from frames with more room ({@code WorkerThread}: at the top of every wait loop's round, and before an idle
+ * search may sleep).
+ *
+ * <p>Owing happens in the catch block of the overflowing call, where any call, and a monitor (the interpreter checks
+ * the stack after locking), may overflow again: {@code Registry.wakeLatchOwner} writes {@code flags[index].owed} and
+ * then {@link #any}, two volatile field stores and nothing else (no call; the field references are resolved when the
+ * pool is built). A delivery takes {@link #any} with a getAndSet, so that it sees every flag whose owe set the
+ * {@code any} it took (happens-before through that volatile), clears a flag before it wakes (an owe made after the
+ * clear stays owed; one made before is covered by the wake-up that follows), and sets the flag and {@code any} back
+ * if the wake-up throws. A wake-up made twice, or for an owner no longer asleep on that latch, is harmless in every
+ * protocol: the woken worker finds its latch set, or no work, and sleeps again, as after any wake-up it did not need.
+ * jcstress: {@code OwedLatchWakesOweVsDeliverTest}.
+ */
+final class OwedLatchWakes {
+    /** One owner's owed wake-up: its own object, so that owing is a plain volatile field store. */
+    static final class Flag {
+        volatile boolean owed;
+    }
+
+    private static final VarHandle ANY;
+
+    static {
+        try {
+            ANY = MethodHandles.lookup().findVarHandle(OwedLatchWakes.class, "any", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Makes one owed wake-up, of worker {@code index}. */
+    interface Waker {
+        void wake(int index);
+    }
+
+    /** Per owner index; the owing side writes {@code flags[index].owed = true} and then {@link #any} = true. */
+    final Flag[] flags;
+    /**
+     * True from an owe until a delivery takes it: read with no lock by every wait round and idle search, so that a
+     * pool that owes nothing pays one volatile load there.
+     */
+    volatile boolean any;
+
+    OwedLatchWakes(int workers) {
+        flags = new Flag[workers];
+        for (int i = 0; i < workers; i++) {
+            flags[i] = new Flag();
+        }
+    }
+
+    /**
+     * Delivers every owed wake-up through {@code waker}; one that throws is owed again (and so is any flag not yet
+     * looked at: {@code any} is set back) and the throwable goes to the caller, whose wait backs off and comes back
+     * (E3). A delivery that finds {@code any} false returns at once: either nothing is owed, or another delivery
+     * took it and is waking.
+     */
+    void deliver(Waker waker) {
+        if (!(boolean) ANY.getAndSet(this, false)) { // volatile RMW: the owes that set it happen-before the reads
+            return;
+        }
+        for (int i = 0; i < flags.length; i++) {
+            Flag f = flags[i];
+            if (f.owed) {
+                f.owed = false; // before the wake-up: an owe from now on stays owed
+                try {
+                    waker.wake(i);
+                } catch (Throwable t) {
+                    f.owed = true; // E4: still owed, as are the flags after this one
+                    any = true;
+                    throw t;
+                }
+            }
+        }
+    }
+
+    /** Whether worker {@code index}'s wake-up is owed (for tests). */
+    boolean owedTo(int index) {
+        return flags[index].owed;
+    }
+}
