@@ -18,9 +18,11 @@ import java.lang.invoke.VarHandle;
  * the stack after locking), may overflow again: {@code Registry.wakeLatchOwner} writes {@code flags[index].owed} and
  * then {@link #any}, two volatile field stores and nothing else (no call; the field references are resolved when the
  * pool is built). A delivery takes {@link #any} with a getAndSet, so that it sees every flag whose owe set the
- * {@code any} it took (happens-before through that volatile), clears a flag before it wakes (an owe made after the
- * clear stays owed; one made before is covered by the wake-up that follows), and sets the flag and {@code any} back
- * if the wake-up throws. A wake-up made twice, or for an owner no longer asleep on that latch, is harmless in every
+ * {@code any} it took (happens-before through that volatile), clears a flag before it wakes, and sets the flag and
+ * {@code any} back if the wake-up throws. An owe whose flag store comes after the clear in the total order of
+ * volatile accesses stays owed; one that comes before it is covered by the wake-up that follows, because the owe's
+ * latch set precedes its flag store, the wake-up's claim of the sleeper follows the clear, and the latch state and
+ * the sleepers' state words are volatile or atomic, so the woken owner reads its latch set. A wake-up made twice, or for an owner no longer asleep on that latch, is harmless in every
  * protocol: the woken worker finds its latch set, or no work, and sleeps again, as after any wake-up it did not need.
  * jcstress: {@code OwedLatchWakesOweVsDeliverTest}.
  */
@@ -58,6 +60,7 @@ final class OwedLatchWakes {
         for (int i = 0; i < workers; i++) {
             flags[i] = new Flag();
         }
+        any = false; // resolves the field reference deliver's catch block stores through, while the stack has room
     }
 
     /**

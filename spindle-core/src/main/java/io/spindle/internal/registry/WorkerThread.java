@@ -217,13 +217,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
                     runtimeFailed(latch, failure);
                 }
                 if (registry.owedLatchWakes.any) {
-                    // E4 at the stack's edge: here, three frames above the job whose wake-up overflowed, and not
-                    // only in the idle search below, which is deeper than that wake-up was
-                    try {
-                        registry.deliverOwedLatchWakes();
-                    } catch (Throwable stillOwed) {
-                        // owed again: this round still runs its jobs, and its idle search retries before it may sleep
-                    }
+                    deliverOwedLatchWakesHere(); // E4 at the stack's edge: shallower than the idle search below
                 }
                 if (!waitStep(latch)) {
                     break; // the latch was set
@@ -237,8 +231,25 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
                 unhandled = failure;
             }
         }
+        if (registry.owedLatchWakes.any) {
+            deliverOwedLatchWakesHere(); // E4: the job that set this latch may have owed its wake-up; no round follows
+        }
         if (runtimeFailure != null && latch != terminateLatch) {
             throw Failures.<RuntimeException>sneakyThrow(runtimeFailure);
+        }
+    }
+
+    /**
+     * E4 at the stack's edge: delivers owed latch wake-ups from the wait loop's own frame, three frames above a job
+     * whose wake-up overflowed (the idle search is deeper than that wake-up was). Exhaustion leaves them owed: the
+     * round still runs its jobs, and its idle search tries again before it may sleep; anything else is a bug and is
+     * thrown (E4).
+     */
+    private void deliverOwedLatchWakesHere() {
+        try {
+            registry.deliverOwedLatchWakes();
+        } catch (VirtualMachineError stillOwed) {
+            // owed again (OwedLatchWakes set it back); nothing here may call
         }
     }
 
