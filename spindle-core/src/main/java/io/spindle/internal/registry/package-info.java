@@ -56,18 +56,18 @@
  *       step that was half done. Out of stack, a retry in the same frame overflows again for ever: a cross-pool
  *       install's wait at the stack's edge ran a stolen join half there and retried its owner's wake-up for ever
  *       (LazyEdgeWaitScan, two CI runs of eight). So a latch's wake-up that overflows is owed instead
- *       ({@code OwedLatchWakes}: two volatile field stores, no call and no monitor), and the pool's workers deliver it: every
- *       round of a wait loop tries first, and so does a wait loop whose latch the job just set, as it ends (the waker's
- *       own loop is three frames above the job whose wake-up overflowed), and an idle search tries instead of sleeping.
- *       Limits, from two outside reviews: a delivery that still overflows (the waker's wait is that deep) is retried
- *       once a round, a millisecond apart, until that wait ends, and then only by the pool's next wait round or idle
- *       search, on any worker; an idle worker that found nothing owed just before such a delivery set its owe back may
- *       sleep meanwhile. So if the waker's wait, or what it does next, waits on the sleeping owner while every other
- *       worker sleeps (two workers each running the other's stolen half), the pool hangs as before. A waker that is not
- *       a worker of the owner's pool (a cross-pool install's job, a thread completing a pool's future) owes into the
- *       owner's pool, which delivers once one of its workers runs a wait round or an idle search. And a JEC or
- *       HINT_PIPE wake-up that overflows after it took the sleeper's count retries the unblock in its own frame ({@code
- *       WorkerSleepState.wake}).</li>
+ *       ({@code OwedLatchWakes}: two volatile field stores, no call and no monitor), and the pool's workers deliver it:
+ *       every round of a wait loop tries first, and so does a wait loop whose latch the job just set, as it ends (the
+ *       waker's own loop is three frames above the job whose wake-up overflowed), and an idle search tries instead of
+ *       sleeping. Limits, from two outside reviews: a delivery that still overflows (the waker's wait is that deep) is
+ *       retried once a round, a millisecond apart, until that wait ends, and then only by the pool's next wait round or
+ *       idle search, on any worker; an idle worker that found nothing owed just before such a delivery set its owe back
+ *       may sleep meanwhile. So if the waker's wait, or what it does next, waits on the sleeping owner while every
+ *       other worker sleeps (two workers each running the other's stolen half), the pool hangs as before. A waker that
+ *       is not a worker of the owner's pool (a cross-pool install's job, a thread completing a pool's future) owes into
+ *       the owner's pool, which delivers once one of its workers runs a wait round or an idle search. And a JEC or
+ *       HINT_PIPE wake-up that overflows after it took the sleeper's count retries the unblock in its own frame
+ *       ({@code WorkerSleepState.wake}).</li>
  *   <li><b>E5, workers never die.</b> A worker's top-level loop reports a failure of the runtime to the default
  *       uncaught-exception handler (as an {@code IllegalStateException} naming the worker) and carries on: a worker
  *       that died silently would strand every later broadcast and its share of the rest.</li>
