@@ -258,6 +258,9 @@
  * {@code DeregisterAtStackEdgeTest} sees this in a few of 30 rounds of hand-backs at every depth, and reports such a
  * round rather than failing it (at most half the rounds may). Nothing is allocated or called between taking that lock
  * and the {@code try} that releases it, but the release's own frames are the JDK's ({@code PoolIoErrorSafetyTest}
- * sees it in about one run in five of a close at every depth; the operations themselves all complete).
+ * sees it in about one run in five of a close at every depth). And a close at every depth near the stack's edge, then
+ * shutdown, left one read never completed in about one CI run in five (2026-11-28): some step of the close or of
+ * shutdown's sweep overflows where nothing fails the operation afterwards. Not found yet; that test runs only with
+ * {@code -Dspindle.tests.stackEdgeClose=true}.
  */
 package io.spindle.internal.io;
