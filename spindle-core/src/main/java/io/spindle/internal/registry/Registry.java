@@ -613,8 +613,8 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
      * E4: the latch is already set when this runs, so its owner will not block on it again: if the protocol's wake-up
      * throws (before it took a count it rolls itself back; after, it finishes itself), a sleeping owner would sleep
      * forever. Out of memory, retry until it succeeds: memory comes back once the failing operation unwinds. Out of
-     * stack, a retry here would overflow for ever: owe the wake-up instead, for an idle search to deliver from a
-     * shallower frame ({@link OwedLatchWakes}).
+     * stack, a retry here would overflow for ever: owe the wake-up instead, for the pool's workers to deliver from
+     * shallower frames, at the top of a wait round or instead of sleeping ({@link OwedLatchWakes}).
      */
     @Override
     public void wakeLatchOwner(int index) {
