@@ -157,8 +157,12 @@ class PoolIoCloseTest {
                 assertTrue(read.cancel(false), "the read was pending");
                 pipe.source().close();
                 p.phase = "the source's descriptor after a cancelled read and a direct close, round " + round;
+                // on failure: whether a selector still holds the source's key (the JDK then keeps its descriptor),
+                // and every descriptor, in case the pipe found above was not the one the test made
                 Watchdog.awaitCondition(() -> fdTargets(fds).values().stream().filter(pipeTarget::equals).count() == 1,
-                        IoFixtures.HANG, p.ctx());
+                        IoFixtures.HANG, () -> p.ctx().get() + "\n  the source's key still registered: "
+                                + pipe.source().isRegistered() + "; the pipe: " + pipeTarget + "; descriptors: "
+                                + new java.util.TreeMap<>(fdTargets(fds)));
             }
         }
     }
