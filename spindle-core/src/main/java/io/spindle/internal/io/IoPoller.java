@@ -54,6 +54,11 @@ public final class IoPoller implements Blocker {
 
     /** How long after its last poll an idle search polls again (IO7): a syscall per search round would cost more. */
     static final long IDLE_POLL_INTERVAL_NANOS = 50_000L;
+    /**
+     * IO4: the first bounded wait of an owner whose flush left a channel's key in its selector (see
+     * noteCancelsInFlight); each further one doubles, up to the sweep interval.
+     */
+    static final long CANCEL_IN_FLIGHT_FIRST_WAIT_NANOS = 1_000_000L;
 
     /** Jobs between two non-blocking polls of a busy worker that holds IO (IO7; Cats Effect 64, Tokio 61). */
     public static final int JOBS_PER_BUSY_POLL = 64;
@@ -117,6 +122,11 @@ public final class IoPoller implements Blocker {
     private long polls;        // lock holder writes (opaque), statistics read
     private long readyEvents;  // likewise
     private long ioWakeups;    // owner writes (opaque): sleeps its own events ended, no waker (ownEventsEndedSleep)
+    /**
+     * Owner only (IO4): how long its next block waits at most because its last flush left a channel's key in its
+     * selector; 0 when it left none. Plain: only the owner reads and writes it.
+     */
+    private long cancelInFlightWaitNanos;
 
     /** The worker this poller belongs to, bound as it is built: requestInterest compares the caller with it. */
     public void bindOwner(Thread worker) {
@@ -145,6 +155,7 @@ public final class IoPoller implements Blocker {
         if (!holdsIo && flushCancelledKeys()) {
             return; // own events: the owner does not block
         }
+        long boundNanos = holdsIo ? 0L : cancelInFlightWaitNanos; // IO4: nonzero while another thread's cancel is in flight
         // IO10: the mode and the wake flag change together under this poller's monitor, so a waker either sees the mode
         // we block in and wakes that wait, or we see its flag here and do not wait at all. A monitor, not VarHandles:
         // it takes no call, so a waker at the stack's edge (E4: it retries its unblock until done, at that depth) needs
@@ -158,7 +169,9 @@ public final class IoPoller implements Blocker {
         }
         try {
             if (select) {
-                selectUntilWoken(sel);
+                selectUntilWoken(sel, boundNanos);
+            } else if (boundNanos > 0) {
+                LockSupport.parkNanos(this, boundNanos); // IO4: back to flush again; a wake-up still ends it (IO10)
             } else {
                 LockSupport.park(this); // nothing between our PARKED and this park waits in a lock (see above)
             }
@@ -218,6 +231,7 @@ public final class IoPoller implements Blocker {
     private boolean flushCancelledKeys() {
         Selector s = selector;
         if (s == null || s.keys().size() <= (pipeKey != null ? 1 : 0)) {
+            cancelInFlightWaitNanos = 0L;
             return false; // no channel's key (HINT_PIPE's pipe key stays: it is the protocol's)
         }
         pollLock.lock();
@@ -230,6 +244,7 @@ public final class IoPoller implements Blocker {
             }
             s.selectNow(collectReady);
             countPoll();
+            noteCancelsInFlight(s);
         } catch (IOException e) {
             throw new UncheckedIOException("selector failed", e);
         } finally {
@@ -239,6 +254,31 @@ public final class IoPoller implements Blocker {
             }
         }
         return !readyKeys.isEmpty();
+    }
+
+    /**
+     * IO4, poll-lock holder, after the flush's selectNow: a channel's key still in the selector is one the flush could
+     * not deregister. Invalid, it is one whose cancel another thread began and has not queued yet: a direct close
+     * cancels its channel's keys in two steps, the key's invalidation and then its queueing for the selector, outside
+     * every monitor of ours, so our own cancel of that key did nothing and the selectNow found nothing queued (or a
+     * cancel that threw between its two steps left it so for good: IO13's lost key). Valid while nothing is pending here,
+     * it is one the flush kept because another thread had just placed an operation on it, which then finished at its
+     * call. Parked without a bound, nothing would ever select again (nothing pending: no sweep, no watchdog), and the
+     * JDK would keep the channel's descriptor open for ever once it is closed directly (IO8: the peer never sees the
+     * end of the stream). So the owner's next block is bounded, 1 ms first and doubling up to the sweep interval, and
+     * flushes again until the key is gone (a lost key: one look per sweep interval, for ever). Selector.keys() is a
+     * concurrent set's view since JDK 11: iterating it is safe whoever registers or deregisters meanwhile.
+     */
+    private void noteCancelsInFlight(Selector s) {
+        for (SelectionKey key : s.keys()) {
+            if (key != pipeKey && (!key.isValid() || pendingOps == 0)) { // volatile read of pendingOps
+                long last = cancelInFlightWaitNanos;
+                cancelInFlightWaitNanos = last == 0 ? CANCEL_IN_FLIGHT_FIRST_WAIT_NANOS
+                        : Math.min(last * 2, io.sweepMillis() * 1_000_000L);
+                return;
+            }
+        }
+        cancelInFlightWaitNanos = 0L;
     }
 
     /**
@@ -411,7 +451,8 @@ public final class IoPoller implements Blocker {
         return pendingOps > 0 || !interestRequests.isEmpty();
     }
 
-    private void selectUntilWoken(Selector sel) {
+    /** @param boundNanos IO4: at most this long while a cancel is in flight (0: until woken, or the next sweep). */
+    private void selectUntilWoken(Selector sel, long boundNanos) {
         if (!interestRequests.isEmpty()) {
             return; // own events: the owner leaves its sleep and registers them in processReady, outside the protocol
         }
@@ -428,12 +469,15 @@ public final class IoPoller implements Blocker {
             // An interrupt ends the select at once and stays set: the sleep protocol's loop clears and restores it
             // (docs/DESIGN.md §1.11). IO8: the watchdog looks for channels closed directly and wakes us (requestSweep),
             // so we wait without a timeout: an idle owner with idle connections takes no CPU. Without a watchdog we
-            // wake by the next sweep at the latest and look ourselves.
-            if (IoWatchdog.ENABLED) {
-                sel.select(collectReady);
-            } else {
-                sel.select(collectReady, Math.max(1L, (nextSweepNanos - System.nanoTime()) / 1_000_000L));
+            // wake by the next sweep at the latest and look ourselves; and while a flush left a key behind, by the
+            // bound it set (IO4).
+            long timeoutMillis = IoWatchdog.ENABLED ? 0L
+                    : Math.max(1L, (nextSweepNanos - System.nanoTime()) / 1_000_000L);
+            if (boundNanos > 0) {
+                long bound = Math.max(1L, boundNanos / 1_000_000L);
+                timeoutMillis = timeoutMillis == 0 ? bound : Math.min(timeoutMillis, bound);
             }
+            sel.select(collectReady, timeoutMillis); // 0: no timeout
             countPoll();
             if (!IoWatchdog.ENABLED && sweepIsDue() && io.anyClosedDirectly(this)) {
                 sweepRequested = true; // volatile; the owner's own flag here

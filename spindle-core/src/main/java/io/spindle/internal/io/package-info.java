@@ -43,7 +43,15 @@
  *       handed back (IO13). A thread other than the owner that takes the home's last pending operation away (a
  *       cancel, the watchdog's or a closer's poll) wakes the owner, so that it blocks again holding nothing and
  *       deregisters its keys; a look for closed channels that detaches one (the table's amortized look) makes its
- *       home deregister the key at once, as close does.</dd>
+ *       home deregister the key at once, as close does. A channel's key still in the selector after that selectNow
+ *       is one the flush could not deregister: invalid, another thread is cancelling it (a direct close invalidates
+ *       its channel's keys, then queues them for their selectors, outside our monitors; a CI run once parked its owner
+ *       in between, and the descriptor stayed open), or a cancel threw between its two steps (IO13's lost key); valid
+ *       with nothing pending, the flush kept it for an operation another thread placed and then finished at its call.
+ *       The owner's wait is then bounded (1 ms, doubling up to the sweep interval) and it flushes again until the key
+ *       is gone. Open: an operation placed and finished at its call by another thread after that look (or between an
+ *       owner's holdsIo and its select without a timeout) wakes nobody, and its key stays until the owner's next
+ *       wake-up: waking the owner after every such operation would put a lock on every write's path.</dd>
  *   <dt>IO5 A worker that holds IO sleeps in its selector.</dt>
  *   <dd>It holds IO while operations are pending at its home or interest requests are queued for it (and, under
  *       HINT_PIPE, while it watches the hint pipe, H9). Then its {@code block()} selects; otherwise it parks. Its own
