@@ -56,9 +56,9 @@ public final class IoPoller implements Blocker {
     static final long IDLE_POLL_INTERVAL_NANOS = 50_000L;
     /**
      * IO4: the first bounded wait of an owner whose flush left a channel's key in its selector (see
-     * noteCancelsInFlight); each further one doubles, up to the sweep interval.
+     * noteKeysLeftBehind); each further one doubles, up to the sweep interval.
      */
-    static final long CANCEL_IN_FLIGHT_FIRST_WAIT_NANOS = 1_000_000L;
+    static final long KEY_LEFT_BEHIND_FIRST_WAIT_NANOS = 1_000_000L;
 
     /** Jobs between two non-blocking polls of a busy worker that holds IO (IO7; Cats Effect 64, Tokio 61). */
     public static final int JOBS_PER_BUSY_POLL = 64;
@@ -126,7 +126,7 @@ public final class IoPoller implements Blocker {
      * Owner only (IO4): how long its next block waits at most because its last flush left a channel's key in its
      * selector; 0 when it left none. Plain: only the owner reads and writes it.
      */
-    private long cancelInFlightWaitNanos;
+    private long keyLeftBehindWaitNanos;
 
     /** The worker this poller belongs to, bound as it is built: requestInterest compares the caller with it. */
     public void bindOwner(Thread worker) {
@@ -155,7 +155,7 @@ public final class IoPoller implements Blocker {
         if (!holdsIo && flushCancelledKeys()) {
             return; // own events: the owner does not block
         }
-        long boundNanos = holdsIo ? 0L : cancelInFlightWaitNanos; // IO4: nonzero while another thread's cancel is in flight
+        long boundNanos = holdsIo ? 0L : keyLeftBehindWaitNanos; // IO4: nonzero while the flush left a key behind
         // IO10: the mode and the wake flag change together under this poller's monitor, so a waker either sees the mode
         // we block in and wakes that wait, or we see its flag here and do not wait at all. A monitor, not VarHandles:
         // it takes no call, so a waker at the stack's edge (E4: it retries its unblock until done, at that depth) needs
@@ -231,7 +231,7 @@ public final class IoPoller implements Blocker {
     private boolean flushCancelledKeys() {
         Selector s = selector;
         if (s == null || s.keys().size() <= (pipeKey != null ? 1 : 0)) {
-            cancelInFlightWaitNanos = 0L;
+            keyLeftBehindWaitNanos = 0L;
             return false; // no channel's key (HINT_PIPE's pipe key stays: it is the protocol's)
         }
         pollLock.lock();
@@ -244,7 +244,7 @@ public final class IoPoller implements Blocker {
             }
             s.selectNow(collectReady);
             countPoll();
-            noteCancelsInFlight(s);
+            noteKeysLeftBehind(s);
         } catch (IOException e) {
             throw new UncheckedIOException("selector failed", e);
         } finally {
@@ -261,24 +261,25 @@ public final class IoPoller implements Blocker {
      * not deregister. Invalid, it is one whose cancel another thread began and has not queued yet: a direct close
      * cancels its channel's keys in two steps, the key's invalidation and then its queueing for the selector, outside
      * every monitor of ours, so our own cancel of that key did nothing and the selectNow found nothing queued (or a
-     * cancel that threw between its two steps left it so for good: IO13's lost key). Valid while nothing is pending here,
-     * it is one the flush kept because another thread had just placed an operation on it, which then finished at its
-     * call. Parked without a bound, nothing would ever select again (nothing pending: no sweep, no watchdog), and the
-     * JDK would keep the channel's descriptor open for ever once it is closed directly (IO8: the peer never sees the
-     * end of the stream). So the owner's next block is bounded, 1 ms first and doubling up to the sweep interval, and
-     * flushes again until the key is gone (a lost key: one look per sweep interval, for ever). Selector.keys() is a
-     * concurrent set's view since JDK 11: iterating it is safe whoever registers or deregisters meanwhile.
+     * cancel that threw between its two steps left it so for good: IO13's lost key). Valid while nothing is pending
+     * here, it is one the flush kept because another thread had just placed an operation on it, which then finished
+     * at its call. Parked without a bound, nothing would ever select again (nothing pending: no sweep, no watchdog),
+     * and the JDK would keep the channel's descriptor open for ever once it is closed directly (IO8: the peer never
+     * sees the end of the stream). So the owner's next block is bounded, 1 ms first and doubling up to the sweep
+     * interval, and flushes again until the key is gone (a lost key: one look per sweep interval, for ever).
+     * Selector.keys() is a concurrent set's view since JDK 11: iterating it is safe whoever registers or deregisters
+     * meanwhile.
      */
-    private void noteCancelsInFlight(Selector s) {
+    private void noteKeysLeftBehind(Selector s) {
         for (SelectionKey key : s.keys()) {
             if (key != pipeKey && (!key.isValid() || pendingOps == 0)) { // volatile read of pendingOps
-                long last = cancelInFlightWaitNanos;
-                cancelInFlightWaitNanos = last == 0 ? CANCEL_IN_FLIGHT_FIRST_WAIT_NANOS
+                long last = keyLeftBehindWaitNanos;
+                keyLeftBehindWaitNanos = last == 0 ? KEY_LEFT_BEHIND_FIRST_WAIT_NANOS
                         : Math.min(last * 2, io.sweepMillis() * 1_000_000L);
                 return;
             }
         }
-        cancelInFlightWaitNanos = 0L;
+        keyLeftBehindWaitNanos = 0L;
     }
 
     /**
@@ -451,7 +452,7 @@ public final class IoPoller implements Blocker {
         return pendingOps > 0 || !interestRequests.isEmpty();
     }
 
-    /** @param boundNanos IO4: at most this long while a cancel is in flight (0: until woken, or the next sweep). */
+    /** @param boundNanos IO4: at most this long while a flush left a key behind (0: until woken, or the next sweep). */
     private void selectUntilWoken(Selector sel, long boundNanos) {
         if (!interestRequests.isEmpty()) {
             return; // own events: the owner leaves its sleep and registers them in processReady, outside the protocol
