@@ -79,6 +79,12 @@ class JecSleepTest {
         });
         worker.start();
         awaitSleeping(sleep, 1);
+        // The counters show the worker registered, which it is before it blocks: a wake-up that came now would claim it
+        // while PREPARING, and it would never block nor count a sleep (CI once saw sleeps 0 here). Its sleep counts
+        // once it is BLOCKED, just before it blocks: from then on a wake-up is a blocked sleeper's.
+        while (sleep.sleeps(0) == 0) {
+            Thread.sleep(1);
+        }
         sleep.newInjectedJobs(1, true); // no awake idle thread (worker 1 never started looking): wake one
         worker.join();
         assertEquals(0, JecCounters.sleepingThreads(sleep.counters().load()));
