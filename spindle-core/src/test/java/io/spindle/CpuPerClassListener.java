@@ -17,12 +17,13 @@ import org.junit.platform.launcher.TestIdentifier;
 /**
  * Where the suite's CPU goes, per test class: with {@code -Dspindle.tests.cpuLog=FILE} (surefire hands system
  * properties given to Maven on to its forks), each fork appends one line per test class to FILE: the JDK, the
- * surefire execution, the class, the CPU seconds this JVM and the child JVMs it waited for used while the class ran ({@code /proc/self/stat}'s
- * utime, stime, cutime and cstime), and its wall seconds. Surefire's reports have only wall time, and on a machine whose
- * cores the suite keeps busy (two builds side by side in {@code .ci/run}) a class's wall time says little about what it
- * costs the others: a class that waits is long and cheap. A fork runs its classes one after another, so the difference
- * of the process's CPU between a class's start and end is that class's (and the JUnit machinery's around it). Without
- * the property, or off Linux, it does nothing. Registered through {@code META-INF/services}.
+ * surefire execution, the class, the CPU seconds this JVM and the child JVMs it waited for used while the class ran
+ * ({@code /proc/self/stat}'s utime, stime, cutime and cstime), and its wall seconds. Surefire's reports have only wall
+ * time, and on a machine whose cores the suite keeps busy (two builds side by side in {@code .ci/run}) a class's wall
+ * time says little about what it costs the others: a class that waits is long and cheap. A fork runs its classes one
+ * after another, so the difference of the process's CPU between a class's start and end is that class's (and the JUnit
+ * machinery's around it). Without the property, or off Linux, it does nothing. Registered through
+ * {@code META-INF/services}.
  */
 public final class CpuPerClassListener implements TestExecutionListener {
     private static final String LOG = System.getProperty("spindle.tests.cpuLog", "");
@@ -30,26 +31,39 @@ public final class CpuPerClassListener implements TestExecutionListener {
     /** /proc's clock ticks per second (USER_HZ): 100 on every Linux this runs on. */
     private static final double TICKS_PER_SECOND = 100.0;
 
-    private final Map<String, long[]> started = new HashMap<>();
+    /** A test class that started: its name, and this process's CPU ticks and nanoTime then. */
+    private static final class Started {
+        final String className;
+        final long cpuTicks;
+        final long nanos;
+
+        Started(String className, long cpuTicks, long nanos) {
+            this.className = className;
+            this.cpuTicks = cpuTicks;
+            this.nanos = nanos;
+        }
+    }
+
+    private final Map<String, Started> started = new HashMap<>();
 
     @Override
     public void executionStarted(TestIdentifier id) {
         String name = className(id);
         if (name != null) {
-            started.put(id.getUniqueId(), new long[] {cpuTicks(), System.nanoTime()});
+            started.put(id.getUniqueId(), new Started(name, cpuTicks(), System.nanoTime()));
         }
     }
 
     @Override
     public void executionFinished(TestIdentifier id, TestExecutionResult result) {
-        long[] start = started.remove(id.getUniqueId());
+        Started start = started.remove(id.getUniqueId());
         if (start == null) {
             return;
         }
-        double cpu = (cpuTicks() - start[0]) / TICKS_PER_SECOND;
-        double wall = (System.nanoTime() - start[1]) / 1e9;
+        double cpu = (cpuTicks() - start.cpuTicks) / TICKS_PER_SECOND;
+        double wall = (System.nanoTime() - start.nanos) / 1e9;
         String line = String.format(java.util.Locale.ROOT, "jdk%d %s %s %.2f %.2f%n", Runtime.version().feature(),
-                execution(), className(id), cpu, wall);
+                execution(), start.className, cpu, wall);
         try {
             Files.writeString(Path.of(LOG), line, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                     StandardOpenOption.APPEND); // one short write per line: the forks' lines do not interleave
