@@ -1,6 +1,7 @@
 package io.spindle.internal.io;
 
 import io.spindle.internal.job.Job;
+import io.spindle.internal.registry.OwedLatchWakes;
 import io.spindle.internal.registry.WorkerThread;
 import io.spindle.internal.sleep.Blocker;
 
@@ -128,6 +129,8 @@ public final class IoPoller implements Blocker {
      */
     private long keyLeftBehindWaitNanos;
 
+    /** IO10: where a wake-up of the owner whose delivery threw is owed (null for a white-box poller with no pool). */
+    private final OwedLatchWakes owedWakes;
     /** The worker this poller belongs to, bound as it is built: requestInterest compares the caller with it. */
     public void bindOwner(Thread worker) {
         owner = worker;
@@ -136,6 +139,12 @@ public final class IoPoller implements Blocker {
     IoPoller(PoolIoImpl io, int index) {
         this.io = io;
         this.index = index;
+        this.owedWakes = io != null ? io.owedWakes() : null;
+        if (owedWakes != null) {
+            // resolves the field references unblock's failure path stores through, while the stack has room (E4)
+            owedWakes.flags[index].owed = false;
+            owedWakes.any = false;
+        }
         this.nextSweepNanos = System.nanoTime(); // nanoTime's origin is arbitrary: deadlines are relative to it
     }
 
@@ -202,9 +211,29 @@ public final class IoPoller implements Blocker {
             delivered = true;
         } finally {
             if (!delivered) {
-                synchronized (this) {
-                    wakePending = false; // E4: the caller retries, and its retry must deliver, not find the flag set
-                }
+                deliveryFailed();
+            }
+        }
+    }
+
+    /**
+     * IO10 when a wake-up's delivery threw: the flag goes back, so that a retry delivers instead of finding it set,
+     * and the wake-up is owed too. Callers that came while the flag was set returned, counting on this delivery, and
+     * two callers never retry ({@code requestInterest}, whose own operation then fails, and {@link
+     * #wakeIfLastOperationLeftElsewhere}): owed, the owner is woken through its sleep protocol by the next worker to
+     * run a wait round or an idle search, or by the watchdog's next step (E4's owed wake-ups; the flag is back by
+     * then, so that wake-up's unblock delivers). No call here, only the monitor the flag needs.
+     */
+    private void deliveryFailed() {
+        try {
+            synchronized (this) {
+                wakePending = false; // E4: the caller retries, and its retry must deliver, not find the flag set
+            }
+        } finally {
+            OwedLatchWakes owed = owedWakes;
+            if (owed != null) { // null only for a white-box poller with no pool
+                owed.flags[index].owed = true; // volatile stores, flag then any (OwedLatchWakes); resolved when built
+                owed.any = true;
             }
         }
     }
@@ -548,15 +577,16 @@ public final class IoPoller implements Blocker {
                 handedOut = true;
                 return null;
             }
-            IoOp<?> first = finished.remove(finished.size() - 1);
-            io.queueFinished(finished, worker);
+            IoOp<?> first = finished.get(0); // kept in the list until the others are out: a throw leaves it to finally
+            io.queueFinished(finished, worker, 1);
+            finished.clear();
             handedOut = true;
             return first;
         } catch (IOException e) {
             throw new UncheckedIOException("selector failed", e);
         } finally {
             if (!handedOut) {
-                io.queueFinished(finished, worker); // IO6: what finished before a failure still runs
+                io.queueFinished(finished, worker); // IO6: what finished and was not handed out yet, each once
             }
         }
     }

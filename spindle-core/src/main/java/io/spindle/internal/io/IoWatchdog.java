@@ -122,6 +122,7 @@ final class IoWatchdog extends Thread {
      * @return when a busy owner was last seen
      */
     private long step(long lastBusy) {
+        io.deliverOwedWakes(); // IO6, IO10: with every worker asleep, nobody else would (a volatile read if none)
         long now = System.nanoTime();
         if (lookOnce(now)) {
             lastBusy = now;

@@ -2,6 +2,7 @@ package io.spindle.internal.io;
 
 import io.spindle.PoolIO;
 import io.spindle.internal.executor.PoolCompletableFuture;
+import io.spindle.internal.registry.OwedLatchWakes;
 import io.spindle.internal.registry.Registry;
 import io.spindle.internal.registry.Termination;
 import io.spindle.internal.registry.WorkerThread;
@@ -256,7 +257,7 @@ public final class PoolIoImpl implements PoolIO {
     void queueDeregistration(Deregistration d) {
         // injected, whichever thread found the last key gone: that may be an owner inside a sleep step, which cannot
         // push (IO1); a hand-back is rare enough that the injector's cost does not matter
-        registry.injectInternal(d.jobToInject());
+        registry.injectKept(d.jobToInject());
     }
 
     private interface OpFactory<T> {
@@ -434,7 +435,7 @@ public final class PoolIoImpl implements PoolIO {
      */
     private void completeAtOnce(IoOp<?> op, WorkerThread caller) {
         if (caller == null) {
-            registry.injectInternal(op);
+            registry.injectKept(op);
             return;
         }
         IoPoller own = pollers[caller.index()];
@@ -446,7 +447,7 @@ public final class PoolIoImpl implements PoolIO {
                 // E1: the push left the job out of the deque; the injector is the other way in, as in queueFinished
                 // (kept out of that loop's frames: at a stack's edge a close's queueing has no frame to spare)
             }
-            registry.injectInternal(op);
+            registry.injectKept(op);
             return;
         }
         own.directCompletions++; // IO12: plain, owner only; reset by the worker when its next top-level job starts
@@ -459,19 +460,46 @@ public final class PoolIoImpl implements PoolIO {
      * until they ran (IO6).
      */
     void queueFinished(List<IoOp<?>> finished, WorkerThread worker) {
-        for (int i = 0; i < finished.size(); i++) {
-            IoOp<?> op = finished.get(i);
-            if (worker != null) {
-                try {
-                    worker.push(op);
-                    continue;
-                } catch (VirtualMachineError exhaustion) {
-                    // E1: a push that throws left the job out of the deque; the injector is the other way in (IO6:
-                    // a finished operation must run, or its future stays incomplete and the pool never terminates)
-                }
-            }
-            registry.injectInternal(op);
+        queueFinished(finished, worker, 0);
+    }
+
+    /**
+     * IO6: hands out {@code finished}'s operations from index {@code keep} on, last first, each removed from the list
+     * once it is handed out, so that exactly the ones not handed out stay: a throw part of the way (no memory for a
+     * queue node) leaves the caller a list it can hand out again without running any operation twice. (A retry of
+     * the whole list after a throw once pushed again the ones already pushed, and took the one that threw back: a
+     * job taken back stayed marked as claimed, and the next poll dropped it.) An injection whose notification throws
+     * is not a throw here: the job stays queued and the notification is owed ({@code Registry.injectKept}).
+     */
+    void queueFinished(List<IoOp<?>> finished, WorkerThread worker, int keep) {
+        for (int last = finished.size() - 1; last >= keep; last--) {
+            IoOp<?> op = finished.get(last);
+            handOut(op, worker);
+            finished.remove(last); // the last element: no copy, no allocation
         }
+    }
+
+    private void handOut(IoOp<?> op, WorkerThread worker) {
+        if (worker != null) {
+            try {
+                worker.push(op);
+                return;
+            } catch (VirtualMachineError exhaustion) {
+                // E1: a push that throws left the job out of the deque; the injector is the other way in (IO6:
+                // a finished operation must run, or its future stays incomplete and the pool never terminates)
+            }
+        }
+        registry.injectKept(op);
+    }
+
+    /** IO10: where pollers owe a wake-up of their owner whose delivery threw; null for white-box pollers. */
+    OwedLatchWakes owedWakes() {
+        return registry != null ? registry.owedWakes() : null;
+    }
+
+    /** IO6, IO10: the watchdog, at the top of each step, delivers what threads that are not workers owed. */
+    void deliverOwedWakes() {
+        registry.deliverOwedWakes();
     }
 
     /** IO6: an operation's job ran, or it was withdrawn. */

@@ -5,7 +5,10 @@ import java.lang.invoke.VarHandle;
 
 /**
  * E4 at the stack's edge (registry package-info): the latch wake-ups a waker could not make where it stood, one flag
- * per latch owner's worker index, until a worker of the pool delivers them.
+ * per latch owner's worker index, until a worker of the pool delivers them. The same flags carry two more wake-ups
+ * that must not be lost to a throw: an IO poller's wake-up of its owner whose delivery threw (IO10; the owner is woken
+ * through its sleep protocol, as a latch's owner is), and the notification of a finished IO operation's job that
+ * stayed queued when its notification threw ({@link #injectionNoticeOwed}, IO6).
  *
  * <p>A thread that sets a latch whose owner sleeps on it must wake that owner (L1). If the wake-up throws a
  * {@code StackOverflowError}, retrying it in the same frame meets the same overflow for ever: a worker that ran a
@@ -26,10 +29,10 @@ import java.lang.invoke.VarHandle;
  * protocol: the woken worker finds its latch set, or no work, and sleeps again, as after any wake-up it did not need.
  * jcstress: {@code OwedLatchWakesOweVsDeliverTest}.
  */
-final class OwedLatchWakes {
+public final class OwedLatchWakes {
     /** One owner's owed wake-up: its own object, so that owing is a plain volatile field store. */
-    static final class Flag {
-        volatile boolean owed;
+    public static final class Flag {
+        public volatile boolean owed;
     }
 
     private static final VarHandle ANY;
@@ -48,18 +51,24 @@ final class OwedLatchWakes {
     }
 
     /** Per owner index; the owing side writes {@code flags[index].owed = true} and then {@link #any} = true. */
-    final Flag[] flags;
+    public final Flag[] flags;
+    /**
+     * IO6: a finished IO operation's job is in the injector, and the sleep protocol's notification of it threw: some
+     * worker must still be told. Owed as a flag is: this store, then {@link #any}.
+     */
+    public volatile boolean injectionNoticeOwed;
     /**
      * True from an owe until a delivery takes it: read with no lock by every wait round and idle search, so that a
      * pool that owes nothing pays one volatile load there.
      */
-    volatile boolean any;
+    public volatile boolean any;
 
     OwedLatchWakes(int workers) {
         flags = new Flag[workers];
         for (int i = 0; i < workers; i++) {
             flags[i] = new Flag();
         }
+        injectionNoticeOwed = false;
         any = false; // resolves the field reference deliver's catch block stores through, while the stack has room
     }
 
@@ -70,8 +79,27 @@ final class OwedLatchWakes {
      * took it and is waking.
      */
     void deliver(Waker waker) {
+        deliver(waker, null);
+    }
+
+    /**
+     * As {@link #deliver(Waker)}, and an owed injection notice first, through {@code injectionNotice} (null: none can
+     * be owed, as in the tests of the latch wake-ups alone). The notice follows the flags' rule: cleared before it is
+     * made, owed again with {@code any} if it throws.
+     */
+    void deliver(Waker waker, Runnable injectionNotice) {
         if (!(boolean) ANY.getAndSet(this, false)) { // volatile RMW: the owes that set it happen-before the reads
             return;
+        }
+        if (injectionNotice != null && injectionNoticeOwed) {
+            injectionNoticeOwed = false; // before the notice: an owe from now on stays owed
+            try {
+                injectionNotice.run();
+            } catch (Throwable t) {
+                injectionNoticeOwed = true; // E4: still owed, as are the flags not looked at yet
+                any = true;
+                throw t;
+            }
         }
         for (int i = 0; i < flags.length; i++) {
             Flag f = flags[i];

@@ -93,6 +93,8 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     final OwedLatchWakes owedLatchWakes;
     /** Delivers one owed wake-up; made once, so that a delivery allocates nothing. */
     private final OwedLatchWakes.Waker wakeOwedLatchOwner;
+    /** IO6: an owed notification of a queued IO job ({@link #injectKept}). */
+    private final Runnable noticeOwedInjection;
     /** IO (docs/DESIGN.md §6): each worker's poller is also the Blocker its sleep protocol blocks with (IO5). */
     private final PoolIoImpl io;
     private final WorkerThread[] workers;
@@ -116,10 +118,11 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         initializeNow(WakeReason.class, BlockingLatch.class, CountLatch.class);
         FirstUse.ensureLinked(); // E6: completion and wake-ups linked (once per JVM) before this pool accepts work
         this.events = new PoolEvents(name, config.sleepStrategy().name(), this::workerIndexOf);
+        this.owedLatchWakes = new OwedLatchWakes(config.threads()); // before the pollers, which owe into it (IO10)
         this.io = new PoolIoImpl(this, config.threads()); // opens nothing until the first IO operation
         this.sleep = SleepProtocols.create(config.sleepStrategy(), config.threads(), events, io::poller);
-        this.owedLatchWakes = new OwedLatchWakes(config.threads());
         this.wakeOwedLatchOwner = sleep::notifyWorkerLatchIsSet;
+        this.noticeOwedInjection = () -> sleep.newInjectedJobs(1, false);
         linkOwedLatchWakes();
         try {
             this.workers = new WorkerThread[config.threads()];
@@ -645,7 +648,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
      * owed.
      */
     void deliverOwedLatchWakes() {
-        owedLatchWakes.deliver(wakeOwedLatchOwner);
+        owedLatchWakes.deliver(wakeOwedLatchOwner, noticeOwedInjection);
     }
 
     /**
@@ -657,6 +660,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         for (OwedLatchWakes.Flag f : owedLatchWakes.flags) {
             f.owed = false;
         }
+        owedLatchWakes.injectionNoticeOwed = false; // injectKept's catch block
         owedLatchWakes.any = false;
     }
 
@@ -883,8 +887,62 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
      * IO1: a finished IO operation from a thread that cannot push it (the watchdog, shutdown, an off-pool caller, a
      * worker inside a sleep step): into the injector. Its count is held already, so shutdown does not refuse it.
      */
-    public void injectInternal(InjectedJob job) {
-        inject(job);
+    /**
+     * IO6, E1 for the pool's own jobs (a finished IO operation, a hand-back): injects {@code job} and never takes it
+     * back. E1's take-back suits a poster that can be told (a spawn's caller gets the throwable, and its task never
+     * ran); nobody can be told of a completion, and a job taken back here stayed marked as claimed, so that the
+     * caller's retry was dropped by the next poll, silently: its future never completed, and its terminate count was
+     * never given back. So if the protocol's notification throws, the job stays queued, where a searching worker
+     * finds it (each protocol's sleeper looks at the injector once more before it blocks), and the notification is
+     * owed, with two volatile field stores and no call, for a worker to make from a frame with more room, as E4's
+     * latch wake-ups are ({@link OwedLatchWakes}). Nothing is thrown then: the job was accepted, and a caller that
+     * retried it would run it twice. Throws only if the job could not be queued at all (no node: the heap is full),
+     * and then the job is the caller's still.
+     */
+    public void injectKept(InjectedJob job) {
+        boolean queueWasEmpty = injector.isEmpty();
+        injected.increment(); // before the job is visible, as inject's
+        try {
+            injector.add(job); // the queue's own publication: a later poll sees the job fully built
+        } catch (Throwable failure) {
+            injected.decrement(); // no node for it: the job never became visible, and stays the caller's
+            throw failure;
+        }
+        try {
+            sleep.newInjectedJobs(1, queueWasEmpty); // J5: the poster's fence is inside
+        } catch (Throwable failure) {
+            // IO6: owed, not taken back (field references resolved at build: linkOwedLatchWakes); the protocol's
+            // step rolled its own bookkeeping back
+            owedLatchWakes.injectionNoticeOwed = true;
+            owedLatchWakes.any = true;
+            return;
+        }
+        try {
+            events.injected("install", 1); // JFR, once the protocol was told (as inject names a job of ours)
+        } catch (Throwable failure) {
+            // The job is accepted and the protocol told: a missing JFR event must not turn that into a failure.
+        }
+    }
+
+    /**
+     * IO10's owed wake-ups: an IO poller whose wake-up of its owner threw owes it here
+     * ({@code flags[owner].owed = true}, then {@code any = true}; two volatile field stores, no call), and the pool's
+     * workers deliver it through the owner's sleep protocol. The poller resolves its field references once, when it is
+     * built.
+     */
+    public OwedLatchWakes owedWakes() {
+        return owedLatchWakes;
+    }
+
+    /**
+     * IO6, IO10: delivers what is owed (E4) from a thread of the pool that is not a worker (the IO watchdog, at the top
+     * of each of its steps): with every worker asleep, a notification owed by a thread that is not a worker would
+     * otherwise wait for the next wake-up of any kind. Throws what a delivery throws; that one stays owed.
+     */
+    public void deliverOwedWakes() {
+        if (owedLatchWakes.any) { // volatile read: one per call while nothing is owed
+            deliverOwedLatchWakes();
+        }
     }
 
     public PoolStats stats() {
