@@ -62,7 +62,21 @@
  *       inside a sleep protocol's step.</dd>
  *   <dt>IO6 An operation holds a terminate count.</dt>
  *   <dd>From its start (refused after shutdown) until its job ran, or until it was withdrawn. So a pool does not
- *       terminate while a completion is still to be delivered, and every failure path gives the count back.</dd>
+ *       terminate while a completion is still to be delivered, and every failure path gives the count back. A
+ *       finished operation is handed out exactly once ({@code PoolIoImpl.queueFinished}: each leaves the caller's list
+ *       as it is pushed or injected, so a caller that hands out again after a throw hands out only the rest), and its
+ *       job is never taken back: E1's take-back suits a spawn, whose caller is told, but nobody can be told of a
+ *       completion. If the sleep protocol's notification of the injected job throws, the job stays queued, where a
+ *       searching worker finds it, and the notification is owed ({@code Registry.injectKept}: two volatile stores,
+ *       no call), for a worker's next wait round or idle search, or the watchdog's next step, to make. Before, the
+ *       injection took the job back and threw, the job stayed marked as claimed, and the next poll dropped it: a
+ *       read failed by a close from outside, or finished by the watchdog's poll, never completed, and the pool never
+ *       terminated ({@code IoHandOutKeptTest}). Limit: an owe from a thread that is not a worker (a closer, an
+ *       off-pool caller) while every worker sleeps and the watchdog is parked (nothing pending) waits for the pool's
+ *       next wake-up of any kind; the job is queued meanwhile, and its count held. A hand-out that cannot queue its
+ *       job at all (no memory for the injector's node, after the push failed too) throws with the operation still in
+ *       the caller's list: the callers' {@code finally} blocks hand out the rest once more, and an operation whose
+ *       second try throws too is lost with that list.</dd>
  *   <dt>IO7 Ready IO is not stranded behind a busy owner.</dt>
  *   <dd>A worker that holds IO polls without blocking every {@code IoPoller.JOBS_PER_BUSY_POLL} (64) jobs, and at the
  *       same tick, between top-level jobs, runs one job from the injector (where the watchdog's completions wait: a
@@ -118,7 +132,11 @@
  *       syscall: {@code Selector.wakeup()} is a syscall and a lock, deduplicated as Netty does. A monitor rather than
  *       VarHandles because it takes no call: a waker that overflows its stack retries its unblock at the same depth
  *       until done (E4 in the registry's package-info), which a parking worker's unblock (a monitor and an unpark)
- *       allows as the plain unpark did; a delivery that throws clears the flag again so that the retry delivers.
+ *       allows as the plain unpark did; a delivery that throws clears the flag again so that the retry delivers, and
+ *       owes the owner's wake-up as well (E4's owed wake-ups: the owner is woken through its sleep protocol by the
+ *       next worker's wait round or idle search, or the watchdog's next step), because wakers that came while the
+ *       flag was set returned counting on that delivery, and two callers never retry ({@code requestInterest}, whose
+ *       own operation fails instead, and {@code wakeIfLastOperationLeftElsewhere}).
  *       Another thread's {@code selectNow} on the owner's selector (the watchdog's, a closer's flush) consumes a
  *       pending {@code wakeup()}: so an owner that waited for the poll lock checks the flag again once it holds the
  *       lock, after which nobody else can select and a wake-up stays sticky. On the parking path nothing may wait for

@@ -280,8 +280,24 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         try {
             injector.add(job); // the queue's own publication: a later poll sees the job fully built
         } catch (Throwable failure) {
-            injected.decrement(); // no node for it (out of memory): the job never became visible
-            throw failure;
+            // E1: no node for it (out of memory), or a stack overflow inside the queue's offer, which may come after
+            // the node was linked (its tail update is a call of its own): the job may be visible. Take it back as a
+            // failed notification does below (no call until the throw), unless a worker claimed it first: then it
+            // runs, and the injection stands without a notification (the claimer is awake).
+            boolean withdrawn = false;
+            synchronized (job) {
+                if (!job.claimed) {
+                    job.claimed = true;
+                    withdrawn = true;
+                }
+            }
+            if (withdrawn) {
+                synchronized (withdrawnLock) {
+                    withdrawnInjections++; // subtracted from `injected` by stats(): a decrement here would be a call
+                }
+                throw failure;
+            }
+            return;
         }
         try {
             sleep.newInjectedJobs(1, queueWasEmpty); // J5: the poster's fence is inside
@@ -304,6 +320,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 }
                 throw failure;
             }
+            return;
         }
         try {
             events.injected(job instanceof SpawnJob ? "spawn" : "install", 1); // JFR, once the protocol was told
@@ -885,10 +902,8 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
 
     /**
      * IO1: a finished IO operation from a thread that cannot push it (the watchdog, shutdown, an off-pool caller, a
-     * worker inside a sleep step): into the injector. Its count is held already, so shutdown does not refuse it.
-     */
-    /**
-     * IO6, E1 for the pool's own jobs (a finished IO operation, a hand-back): injects {@code job} and never takes it
+     * worker inside a sleep step), or a hand-back's job: into the injector. Its count is held already, so shutdown
+     * does not refuse it. IO6, E1 for the pool's own jobs (a finished IO operation, a hand-back): injects {@code job} and never takes it
      * back. E1's take-back suits a poster that can be told (a spawn's caller gets the throwable, and its task never
      * ran); nobody can be told of a completion, and a job taken back here stayed marked as claimed, so that the
      * caller's retry was dropped by the next poll, silently: its future never completed, and its terminate count was

@@ -16,7 +16,12 @@
  *       (an internal push is promised no wake-up: its pusher runs it, or a join takes it back). An injection whose
  *       notification throws takes its job back by claiming it ({@code InjectedJob}: a monitor, which the poster takes
  *       without a call, so the take-back works at the very depth where the notification overflowed the stack) and
- *       rethrows; if a worker claimed the job first, it runs and the injection stands. Whoever takes a job from the
+ *       rethrows; so does one whose {@code add} throws, since a stack overflow inside the queue's {@code offer} may
+ *       come after the node was linked (before, such a spawn threw and gave its count back while a worker ran its
+ *       task: {@code InjectionTakeBackTest}); if a worker claimed the job first, it runs and the injection stands. The pool's own jobs, which
+ *       nobody can be told about (a finished IO operation, a hand-back), are never taken back
+ *       ({@code Registry.injectKept}): their notification is owed instead (E4), the job stays queued, and nothing is
+ *       thrown (the IO package's IO6). Whoever takes a job from the
  *       injector claims it too (a worker, {@code shutdownNow}) and drops a job its poster took back; so does
  *       {@code stats()}, so that an idle pool's snapshot stays exact and keeps no failed task alive. An earlier design
  *       withdrew the job by {@code injector.remove}, a call, and when that overflowed as well retried the wake-up at
@@ -67,7 +72,11 @@
  *       is not a worker of the owner's pool (a cross-pool install's job, a thread completing a pool's future) owes into
  *       the owner's pool, which delivers once one of its workers runs a wait round or an idle search. And a JEC or
  *       HINT_PIPE wake-up that overflows after it took the sleeper's count retries the unblock in its own frame
- *       ({@code WorkerSleepState.wake}).</li>
+ *       ({@code WorkerSleepState.wake}). The same owes carry two IO wake-ups (the IO package's IO6 and IO10): the
+ *       notification of a finished operation's injected job that threw, and an IO poller's wake-up of its owner whose
+ *       delivery threw (owed as that owner's flag, and delivered through its sleep protocol as a latch's owner is).
+ *       The IO watchdog delivers too, at the top of each of its steps, since those owes can come from threads that
+ *       are not workers while every worker sleeps.</li>
  *   <li><b>E5, workers never die.</b> A worker's top-level loop reports a failure of the runtime to the default
  *       uncaught-exception handler (as an {@code IllegalStateException} naming the worker) and carries on: a worker
  *       that died silently would strand every later broadcast and its share of the rest.</li>

@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Test seam for E1: makes an injection by a chosen thread fail with {@link #FAILURE}, either in the sleep protocol's
  * notification (a proxy around the real protocol: the job is visible, and its poster takes it back unless a worker
- * claimed it first) or in the injector's {@code add} (the job never becomes visible). The failing step first tells the
+ * claimed it first) or in the injector's {@code add}, before its node is linked (the job never becomes visible) or
+ * after (it is visible, as the notification's case). The failing step first tells the
  * test it got there ({@link #reached}), then waits for a gate, so that a test can place the failure after a step of
  * its own (a shutdown, a scope's body ending). Everything else goes to the real objects.
  */
@@ -22,9 +23,10 @@ final class FailingInjections {
     static final OutOfMemoryError FAILURE = new OutOfMemoryError("test: the injection failed");
 
     final Registry registry;
-    final CountDownLatch reached = new CountDownLatch(1);
+    volatile CountDownLatch reached = new CountDownLatch(1);
     private volatile Thread failingNotification;
     private volatile Thread failingAdd;
+    private volatile Thread failingAddAfterLink;
     private volatile CountDownLatch gate;
 
     private FailingInjections(Registry registry) {
@@ -61,7 +63,12 @@ final class FailingInjections {
                     seam.failingAdd = null;
                     seam.failAfterGate(); // as a queue node that could not be allocated
                 }
-                return super.add(job);
+                boolean added = super.add(job);
+                if (Thread.currentThread() == seam.failingAddAfterLink) {
+                    seam.failingAddAfterLink = null;
+                    seam.failAfterGate(); // as an offer that overflowed its stack after linking the node
+                }
+                return added;
             }
         });
         return seam;
@@ -83,6 +90,15 @@ final class FailingInjections {
     void failNotification(Thread thread, CountDownLatch gate) {
         this.gate = gate;
         this.failingNotification = thread;
+    }
+
+    /**
+     * The next injector {@code add} by {@code thread} links the job's node (the job is visible to the workers), then
+     * waits for {@code gate} and throws, as an offer whose tail update overflowed the stack.
+     */
+    void failAddAfterLink(Thread thread, CountDownLatch gate) {
+        this.gate = gate;
+        this.failingAddAfterLink = thread;
     }
 
     /** The next injector {@code add} by {@code thread} waits for {@code gate}, then throws. */

@@ -126,6 +126,61 @@ class InjectionTakeBackTest {
         pool.close();
     }
 
+    /**
+     * An injector {@code add} that throws after it linked the job's node (a stack overflow in the queue's tail update):
+     * the job is visible, so the spawn must either stand (a worker claimed the job first: the spawn returns and the
+     * task runs) or be taken back (the spawn throws and the task never runs), never both. Before, the spawn threw and
+     * gave its count back while a worker ran the task: a spawn the caller was told had failed ran, and the pool's
+     * count was given back twice.
+     */
+    @Test
+    void anAddThatThrowsAfterLinkingEitherStandsOrIsTakenBack() throws Exception {
+        ThreadPool pool = ThreadPool.builder().threads(2).build();
+        FailingInjections seam = FailingInjections.install(pool);
+        int thrownCount = 0;
+        int stood = 0;
+        AtomicInteger runs = new AtomicInteger();
+        for (int round = 0; round < 200; round++) {
+            AtomicInteger ranThisRound = new AtomicInteger();
+            CountDownLatch open = new CountDownLatch(round % 2 == 0 ? 0 : 1);
+            Throwable[] thrown = new Throwable[1];
+            Thread poster = recordingThrows(() -> pool.spawn(() -> {
+                ranThisRound.incrementAndGet();
+                runs.incrementAndGet();
+            }), thrown);
+            seam.reached = new CountDownLatch(1);
+            seam.failAddAfterLink(poster, open);
+            poster.start();
+            if (open.getCount() > 0) { // odd rounds: the workers get time to claim the visible job first
+                assertTrue(seam.reached.await(60, TimeUnit.SECONDS), "the spawn never reached the injector");
+                Thread.sleep(1);
+                open.countDown();
+            }
+            poster.join(60_000);
+            pool.install(() -> null); // a barrier: the pool ran what it had (injector order: FIFO)
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (thrown[0] == null && ranThisRound.get() == 0 && System.nanoTime() - end < 0) {
+                Thread.sleep(1); // a spawn that stood runs its task: wait for it
+            }
+            if (thrown[0] != null) {
+                assertSame(FailingInjections.FAILURE, thrown[0]);
+                thrownCount++;
+                Thread.sleep(2);
+                assertEquals(0, ranThisRound.get(), "round " + round + ": the spawn threw, and its task ran anyway");
+            } else {
+                stood++;
+                assertEquals(1, ranThisRound.get(), "round " + round + ": the spawn stood, and its task did not run");
+            }
+        }
+        assertTrue(thrownCount > 0, "no spawn was ever taken back (stood " + stood + ")");
+        PoolStats stats = pool.stats();
+        assertEquals(stood, runs.get());
+        pool.shutdown();
+        assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS), "the pool never terminated: " + pool.stats());
+        assertEquals(stats.injected() - stood, stats.jobsExecuted() - runs.get(),
+                "the barriers' injections ran, and only they besides the spawns that stood: " + stats);
+    }
+
     /** A thread (not started) that runs {@code action} and keeps what it threw in {@code thrown[0]}. */
     private static Thread recordingThrows(Runnable action, Throwable[] thrown) {
         return new Thread(() -> {
