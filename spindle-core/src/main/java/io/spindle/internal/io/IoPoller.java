@@ -142,7 +142,7 @@ public final class IoPoller implements Blocker {
         this.owedWakes = io != null ? io.owedWakes() : null;
         if (owedWakes != null) {
             // resolves the field references unblock's failure path stores through, while the stack has room (E4)
-            owedWakes.flags[index].owed = false;
+            owedWakes.pollerFlags[index].owed = false;
             owedWakes.any = false;
         }
         this.nextSweepNanos = System.nanoTime(); // nanoTime's origin is arbitrary: deadlines are relative to it
@@ -211,29 +211,25 @@ public final class IoPoller implements Blocker {
             delivered = true;
         } finally {
             if (!delivered) {
-                deliveryFailed();
-            }
-        }
-    }
-
-    /**
-     * IO10 when a wake-up's delivery threw: the flag goes back, so that a retry delivers instead of finding it set,
-     * and the wake-up is owed too. Callers that came while the flag was set returned, counting on this delivery, and
-     * two callers never retry ({@code requestInterest}, whose own operation then fails, and {@link
-     * #wakeIfLastOperationLeftElsewhere}): owed, the owner is woken through its sleep protocol by the next worker to
-     * run a wait round or an idle search, or by the watchdog's next step (E4's owed wake-ups; the flag is back by
-     * then, so that wake-up's unblock delivers). No call here, only the monitor the flag needs.
-     */
-    private void deliveryFailed() {
-        try {
-            synchronized (this) {
-                wakePending = false; // E4: the caller retries, and its retry must deliver, not find the flag set
-            }
-        } finally {
-            OwedLatchWakes owed = owedWakes;
-            if (owed != null) { // null only for a white-box poller with no pool
-                owed.flags[index].owed = true; // volatile stores, flag then any (OwedLatchWakes); resolved when built
-                owed.any = true;
+                // IO10 when a delivery threw, inline (no call: this may be the depth that overflowed). The flag goes
+                // back, so that a retry delivers instead of finding it set, and the wake-up is owed as well, to be
+                // made by this poller's own unblock from a worker's next wait round or idle search, or the watchdog's
+                // next step (E4's owed wake-ups; the flag is back by then): callers that came while the flag was set
+                // returned counting on this delivery, among them a sleep protocol's waker that already marked the
+                // owner woken (a wake-up through the protocol would then do nothing), and two callers never retry
+                // (requestInterest, whose own operation fails instead, and wakeIfLastOperationLeftElsewhere). The
+                // throwable still goes to the caller, which may retry (a wake-up made twice costs a spurious return).
+                try {
+                    synchronized (this) {
+                        wakePending = false;
+                    }
+                } finally {
+                    OwedLatchWakes owed = owedWakes;
+                    if (owed != null) { // null only for a white-box poller with no pool
+                        owed.pollerFlags[index].owed = true; // volatile stores, flag then any; resolved when built
+                        owed.any = true;
+                    }
+                }
             }
         }
     }

@@ -133,10 +133,13 @@
  *       VarHandles because it takes no call: a waker that overflows its stack retries its unblock at the same depth
  *       until done (E4 in the registry's package-info), which a parking worker's unblock (a monitor and an unpark)
  *       allows as the plain unpark did; a delivery that throws clears the flag again so that the retry delivers, and
- *       owes the owner's wake-up as well (E4's owed wake-ups: the owner is woken through its sleep protocol by the
- *       next worker's wait round or idle search, or the watchdog's next step), because wakers that came while the
- *       flag was set returned counting on that delivery, and two callers never retry ({@code requestInterest}, whose
- *       own operation fails instead, and {@code wakeIfLastOperationLeftElsewhere}).
+ *       owes the wake-up as well (E4's owed wake-ups, {@code OwedLatchWakes.pollerFlags}: this poller's own unblock,
+ *       made again by the next worker's wait round or idle search, or by the watchdog's next step), because wakers
+ *       that came while the flag was set returned counting on that delivery (a sleep protocol's waker among them,
+ *       which already marked the owner woken, so a wake-up through the protocol would do nothing), and two callers
+ *       never retry ({@code requestInterest}, whose own operation fails instead, and
+ *       {@code wakeIfLastOperationLeftElsewhere}). The throwable still goes to the caller: a waker that is not a
+ *       worker, with every worker asleep, has nobody to deliver what it owes, so it keeps retrying as before.
  *       Another thread's {@code selectNow} on the owner's selector (the watchdog's, a closer's flush) consumes a
  *       pending {@code wakeup()}: so an owner that waited for the poll lock checks the flag again once it holds the
  *       lock, after which nobody else can select and a wake-up stays sticky. On the parking path nothing may wait for

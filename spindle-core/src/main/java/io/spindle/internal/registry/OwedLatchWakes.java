@@ -5,10 +5,11 @@ import java.lang.invoke.VarHandle;
 
 /**
  * E4 at the stack's edge (registry package-info): the latch wake-ups a waker could not make where it stood, one flag
- * per latch owner's worker index, until a worker of the pool delivers them. The same flags carry two more wake-ups
- * that must not be lost to a throw: an IO poller's wake-up of its owner whose delivery threw (IO10; the owner is woken
- * through its sleep protocol, as a latch's owner is), and the notification of a finished IO operation's job that
- * stayed queued when its notification threw ({@link #injectionNoticeOwed}, IO6).
+ * per latch owner's worker index, until a worker of the pool delivers them. Two more kinds of wake-up that must not
+ * be lost to a throw are owed the same way: an IO poller's wake-up of its owner whose delivery threw
+ * ({@link #pollerFlags}, IO10: delivered by that poller's own {@code unblock}, not through the sleep protocol, whose
+ * state may say the owner was woken already), and the notification of a finished IO operation's job that stayed
+ * queued when its notification threw ({@link #injectionNoticeOwed}, IO6).
  *
  * <p>A thread that sets a latch whose owner sleeps on it must wake that owner (L1). If the wake-up throws a
  * {@code StackOverflowError}, retrying it in the same frame meets the same overflow for ever: a worker that ran a
@@ -52,6 +53,8 @@ public final class OwedLatchWakes {
 
     /** Per owner index; the owing side writes {@code flags[index].owed = true} and then {@link #any} = true. */
     public final Flag[] flags;
+    /** IO10, per worker index: its IO poller's wake-up of it, owed as {@link #flags} are. */
+    public final Flag[] pollerFlags;
     /**
      * IO6: a finished IO operation's job is in the injector, and the sleep protocol's notification of it threw: some
      * worker must still be told. Owed as a flag is: this store, then {@link #any}.
@@ -65,8 +68,10 @@ public final class OwedLatchWakes {
 
     OwedLatchWakes(int workers) {
         flags = new Flag[workers];
+        pollerFlags = new Flag[workers];
         for (int i = 0; i < workers; i++) {
             flags[i] = new Flag();
+            pollerFlags[i] = new Flag();
         }
         injectionNoticeOwed = false;
         any = false; // resolves the field reference deliver's catch block stores through, while the stack has room
@@ -88,6 +93,14 @@ public final class OwedLatchWakes {
      * made, owed again with {@code any} if it throws.
      */
     void deliver(Waker waker, Runnable injectionNotice) {
+        deliver(waker, injectionNotice, null);
+    }
+
+    /**
+     * As {@link #deliver(Waker, Runnable)}, and then the owed IO poller wake-ups through {@code pollerWaker} (null: none
+     * can be owed), each by the flags' rule.
+     */
+    void deliver(Waker waker, Runnable injectionNotice, Waker pollerWaker) {
         if (!(boolean) ANY.getAndSet(this, false)) { // volatile RMW: the owes that set it happen-before the reads
             return;
         }
@@ -111,6 +124,21 @@ public final class OwedLatchWakes {
                     f.owed = true; // E4: still owed, as are the flags after this one
                     any = true;
                     throw t;
+                }
+            }
+        }
+        if (pollerWaker != null) {
+            for (int i = 0; i < pollerFlags.length; i++) {
+                Flag f = pollerFlags[i];
+                if (f.owed) {
+                    f.owed = false; // before the wake-up: an owe from now on stays owed
+                    try {
+                        pollerWaker.wake(i);
+                    } catch (Throwable t) {
+                        f.owed = true; // E4: still owed, as are the flags after this one
+                        any = true;
+                        throw t;
+                    }
                 }
             }
         }

@@ -95,6 +95,8 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     private final OwedLatchWakes.Waker wakeOwedLatchOwner;
     /** IO6: an owed notification of a queued IO job ({@link #injectKept}). */
     private final Runnable noticeOwedInjection;
+    /** IO10: an owed wake-up of a worker by its IO poller, made by that poller's unblock ({@link OwedLatchWakes}). */
+    private final OwedLatchWakes.Waker wakeOwedPollerOwner;
     /** IO (docs/DESIGN.md §6): each worker's poller is also the Blocker its sleep protocol blocks with (IO5). */
     private final PoolIoImpl io;
     private final WorkerThread[] workers;
@@ -123,6 +125,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         this.sleep = SleepProtocols.create(config.sleepStrategy(), config.threads(), events, io::poller);
         this.wakeOwedLatchOwner = sleep::notifyWorkerLatchIsSet;
         this.noticeOwedInjection = () -> sleep.newInjectedJobs(1, false);
+        this.wakeOwedPollerOwner = index -> io.poller(index).unblock();
         linkOwedLatchWakes();
         try {
             this.workers = new WorkerThread[config.threads()];
@@ -665,7 +668,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
      * owed.
      */
     void deliverOwedLatchWakes() {
-        owedLatchWakes.deliver(wakeOwedLatchOwner, noticeOwedInjection);
+        owedLatchWakes.deliver(wakeOwedLatchOwner, noticeOwedInjection, wakeOwedPollerOwner);
     }
 
     /**
@@ -941,9 +944,9 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
 
     /**
      * IO10's owed wake-ups: an IO poller whose wake-up of its owner threw owes it here
-     * ({@code flags[owner].owed = true}, then {@code any = true}; two volatile field stores, no call), and the pool's
-     * workers deliver it through the owner's sleep protocol. The poller resolves its field references once, when it is
-     * built.
+     * ({@code pollerFlags[owner].owed = true}, then {@code any = true}; two volatile field stores, no call), and the
+     * pool's workers (or the watchdog) deliver it by calling that poller's unblock again. The poller resolves its
+     * field references once, when it is built.
      */
     public OwedLatchWakes owedWakes() {
         return owedLatchWakes;

@@ -74,7 +74,8 @@
  *       HINT_PIPE wake-up that overflows after it took the sleeper's count retries the unblock in its own frame
  *       ({@code WorkerSleepState.wake}). The same owes carry two IO wake-ups (the IO package's IO6 and IO10): the
  *       notification of a finished operation's injected job that threw, and an IO poller's wake-up of its owner whose
- *       delivery threw (owed as that owner's flag, and delivered through its sleep protocol as a latch's owner is).
+ *       delivery threw (owed in a flag of its own per worker, and made again by that poller's unblock: the protocol
+ *       may already count that owner as woken).
  *       The IO watchdog delivers too, at the top of each of its steps, since those owes can come from threads that
  *       are not workers while every worker sleeps.</li>
  *   <li><b>E5, workers never die.</b> A worker's top-level loop reports a failure of the runtime to the default

@@ -90,4 +90,47 @@ class OwedLatchWakesTest {
         assertEquals(List.of(1, 1), woken);
         assertFalse(owed.any);
     }
+
+    /**
+     * IO6 and IO10 (Registry.injectKept's and IoPoller.unblock's catch blocks owe the same way): an owed injection
+     * notice is made once, before the latch wake-ups; an owed poller wake-up goes to the poller waker, not to the
+     * latch waker (the protocol may already count that owner as woken); one that throws stays owed with the rest.
+     */
+    @Test
+    void anInjectionNoticeAndPollerWakeUpsAreDeliveredOnceAndKeptWhenTheyThrow() {
+        OwedLatchWakes owed = new OwedLatchWakes(3);
+        owed.injectionNoticeOwed = true;
+        owed.any = true;
+        owed.pollerFlags[2].owed = true;
+        owed.any = true;
+        owe(owed, 1);
+        List<String> made = new ArrayList<>();
+        StackOverflowError again = new StackOverflowError("still at the edge");
+        boolean[] failPoller = {true};
+        assertThrows(StackOverflowError.class, () -> owed.deliver(i -> made.add("latch " + i),
+                () -> made.add("notice"), i -> {
+                    if (failPoller[0]) {
+                        throw again;
+                    }
+                    made.add("poller " + i);
+                }));
+        assertEquals(List.of("notice", "latch 1"), made);
+        assertFalse(owed.injectionNoticeOwed);
+        assertTrue(owed.pollerFlags[2].owed, "the poller wake-up that threw stays owed");
+        assertTrue(owed.any);
+        failPoller[0] = false;
+        owed.deliver(i -> made.add("latch " + i), () -> made.add("notice"), i -> made.add("poller " + i));
+        assertEquals(List.of("notice", "latch 1", "poller 2"), made);
+        assertFalse(owed.any);
+
+        owed.injectionNoticeOwed = true;
+        owed.any = true;
+        RuntimeException noticeFailed = new IllegalStateException("notice");
+        assertSame(noticeFailed, assertThrows(IllegalStateException.class, () -> owed.deliver(i -> made.add("x"),
+                () -> {
+                    throw noticeFailed;
+                }, i -> made.add("y"))));
+        assertTrue(owed.injectionNoticeOwed, "a notice that threw stays owed");
+        assertTrue(owed.any);
+    }
 }
