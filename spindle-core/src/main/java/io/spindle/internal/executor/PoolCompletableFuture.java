@@ -20,6 +20,15 @@ import java.util.concurrent.Executor;
  *       running the task inline; here the task is the JDK's, so the worker waits on a latch instead). The timed
  *       {@code get(timeout, unit)} blocks as usual: the wait loop has no deadline.</li>
  * </ul>
+ *
+ * <p>A limit at the very edge of a stack (E4 in the registry's package documentation): the waiting worker's latch is
+ * set by a dependent stage, on the stack of whichever thread completes the future. If that set overflows there before
+ * the latch's state changed, {@code CompletableFuture} keeps the {@code StackOverflowError} in the dependent's own
+ * future, which nobody reads, and the worker waits until something else wakes it and it finds the latch still unset:
+ * it waits on. (Once the state changed, a wake-up that overflows is owed and delivered, E4.) Polling
+ * {@code isDone()} from the wait would cover it, but it needs a bound on every sleep of that wait, a timer for a case
+ * no caller has met; the completing thread's stack is the user's, and a completion that deep already risks the
+ * user's own dependents the same way.
  */
 public class PoolCompletableFuture<T> extends CompletableFuture<T> {
     private final Executor pool;

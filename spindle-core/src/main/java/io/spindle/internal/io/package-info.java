@@ -93,6 +93,13 @@
  *       right then, and the next tick looks again (EMPER MR 117's lost completion cannot happen with a retry per
  *       tick). A job that places an operation and then runs long without returning is covered the same way. The
  *       watchdog's ticks are the price of the guarantee: a timed wake costs about 17 µs of CPU on the 2-vCPU VM.
+ *       "Busy" is the running depth: an owner that waits inside a job (a join, a future's join) and sleeps in its own
+ *       selector still counts as busy, so the watchdog ticks, and finds the poll lock held or the owner just polled,
+ *       for as long as that wait lasts. It stays so because leaving it out would need the owner to claim the watchdog
+ *       again whenever such a wait ends and the job goes on (a new Dekker pair on every wake-up of a waiting worker,
+ *       where today there is one per job start), and a design without a ticking watchdog (idle workers polling a busy
+ *       owner's selector) would remove the case altogether; the cost is one timed wake per tick while such a wait
+ *       lasts.
  *       Nothing ends the watchdog while the pool lives (owners rely on it for IO8 too): a step that throws is retried
  *       after a pause, exhaustion as the workers' steps are (E4), anything else reported to the thread's handler at
  *       most once a second. The pool's close stops it before it closes the selectors, and a poll that began before
@@ -175,7 +182,11 @@
  *       the home's count (that worker then selects when idle, as if it held IO), and one at the release of the pool's
  *       count leaks that count (the pool does not terminate). A call-free owed path, as E1's {@code Termination.owed},
  *       would close both; a reviewer's test (400 cancels at every depth of a stack's edge) still sees them in some
- *       rounds.</dd>
+ *       rounds. It stays open because that path is a monitor on the pool's one {@code Termination}: taken for every
+ *       operation's end (the release cannot tell, once it threw, whether its atomic step happened, so only owing
+ *       first and settling after is exact), it would put a contended monitor, and under contention a park, on every
+ *       completion of every worker, where today there is one atomic add; a per-poller owed count, settled by the
+ *       paths that settle {@code Termination.owed}, would not, and is the way to close it.</dd>
  *   <dt>IO12 Direct completions are bounded per top-level job.</dt>
  *   <dd>An operation that finishes at its call (a write the socket took whole; a read whose key did not wait for
  *       OP_READ and found bytes waiting: a new connection, bytes sent while no read was pending, a read after a cancel
