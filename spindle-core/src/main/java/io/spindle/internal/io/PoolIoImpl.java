@@ -468,8 +468,8 @@ public final class PoolIoImpl implements PoolIO {
      * once it is handed out, so that exactly the ones not handed out stay: a throw part of the way (no memory for a
      * queue node) leaves the caller a list it can hand out again without running any operation twice. (A retry of
      * the whole list after a throw once pushed again the ones already pushed, and took the one that threw back: a
-     * job taken back stayed marked as claimed, and the next poll dropped it.) An injection whose notification throws
-     * is not a throw here: the job stays queued and the notification is owed ({@code Registry.injectKept}).
+     * job taken back stayed marked as claimed, and the next poll dropped it.) An injection that fails is not a throw
+     * here: its notification, or the job itself, is owed ({@code Registry.injectKept}), so only a bug throws.
      */
     void queueFinished(List<IoOp<?>> finished, WorkerThread worker, int keep) {
         for (int last = finished.size() - 1; last >= keep; last--) {

@@ -74,9 +74,12 @@
  *       terminated ({@code IoHandOutKeptTest}). Limit: an owe from a thread that is not a worker (a closer, an
  *       off-pool caller) while every worker sleeps and the watchdog is parked (nothing pending) waits for the pool's
  *       next wake-up of any kind; the job is queued meanwhile, and its count held. A hand-out that cannot queue its
- *       job at all (no memory for the injector's node, after the push failed too) throws with the operation still in
- *       the caller's list: the callers' {@code finally} blocks hand out the rest once more, and an operation whose
- *       second try throws too is lost with that list.</dd>
+ *       job at all (no memory for the injector's node after the push failed too, or a stack overflow inside the
+ *       queue's {@code offer}) owes the job itself, linked through a field of the job under the owes' monitor (no
+ *       call, no allocation), and the delivery injects it again; if the node had been linked after all, whichever
+ *       node is claimed first runs it. So a hand-out never throws: a close at every depth of a stack's edge once
+ *       lost the operations it had failed when one threw, since they were detached from their channels already and
+ *       no sweep could find them (the read {@code PoolIoErrorSafetyTest}'s stack-edge close found never completed).</dd>
  *   <dt>IO7 Ready IO is not stranded behind a busy owner.</dt>
  *   <dd>A worker that holds IO polls without blocking every {@code IoPoller.JOBS_PER_BUSY_POLL} (64) jobs, and at the
  *       same tick, between top-level jobs, runs one job from the injector (where the watchdog's completions wait: a

@@ -15,6 +15,11 @@ public abstract class InjectedJob implements Job {
      * for the inline copy of {@link #claim()} in {@code Registry.inject}.
      */
     public boolean claimed;
+    /**
+     * IO6: the next job owed for injection, while this one is owed ({@code Registry.injectKept} could not queue it);
+     * guarded by the owes' monitor ({@code OwedLatchWakes}). A field of the job, so that owing it allocates nothing.
+     */
+    public InjectedJob nextOwed;
 
     /** @return whether someone owns this job (read inside the monitor) */
     public final boolean isClaimed() {

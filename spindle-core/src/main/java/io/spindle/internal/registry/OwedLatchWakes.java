@@ -1,7 +1,10 @@
 package io.spindle.internal.registry;
 
+import io.spindle.internal.job.InjectedJob;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.function.Consumer;
 
 /**
  * E4 at the stack's edge (registry package-info): the latch wake-ups a waker could not make where it stood, one flag
@@ -61,6 +64,11 @@ public final class OwedLatchWakes {
      */
     public volatile boolean injectionNoticeOwed;
     /**
+     * IO6: jobs {@code Registry.injectKept} could not queue, linked through {@link InjectedJob#nextOwed}; guarded by
+     * this object's monitor, and signalled by {@link #any} after the link.
+     */
+    public InjectedJob owedJobs;
+    /**
      * True from an owe until a delivery takes it: read with no lock by every wait round and idle search, so that a
      * pool that owes nothing pays one volatile load there.
      */
@@ -101,8 +109,44 @@ public final class OwedLatchWakes {
      * can be owed), each by the flags' rule.
      */
     void deliver(Waker waker, Runnable injectionNotice, Waker pollerWaker) {
+        deliver(waker, injectionNotice, pollerWaker, null);
+    }
+
+    /**
+     * As {@link #deliver(Waker, Runnable, Waker)}, and first the owed jobs, each handed to {@code jobInjector} (null:
+     * none can be owed), which owes a job again itself if it cannot queue it. If it throws, the jobs not handed yet
+     * are owed again.
+     */
+    void deliver(Waker waker, Runnable injectionNotice, Waker pollerWaker, Consumer<InjectedJob> jobInjector) {
         if (!(boolean) ANY.getAndSet(this, false)) { // volatile RMW: the owes that set it happen-before the reads
             return;
+        }
+        if (jobInjector != null) {
+            InjectedJob jobs;
+            synchronized (this) { // every owe whose `any` we took linked its job before it: we take them all
+                jobs = owedJobs;
+                owedJobs = null;
+            }
+            while (jobs != null) {
+                InjectedJob job = jobs;
+                jobs = job.nextOwed;
+                job.nextOwed = null;
+                try {
+                    jobInjector.accept(job);
+                } catch (Throwable t) {
+                    job.nextOwed = jobs; // E4: this one and the rest are owed again
+                    synchronized (this) {
+                        InjectedJob last = job;
+                        while (last.nextOwed != null) {
+                            last = last.nextOwed;
+                        }
+                        last.nextOwed = owedJobs;
+                        owedJobs = job;
+                    }
+                    any = true;
+                    throw t;
+                }
+            }
         }
         if (injectionNotice != null && injectionNoticeOwed) {
             injectionNoticeOwed = false; // before the notice: an owe from now on stays owed

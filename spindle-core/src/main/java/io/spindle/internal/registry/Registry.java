@@ -97,6 +97,8 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     private final Runnable noticeOwedInjection;
     /** IO10: an owed wake-up of a worker by its IO poller, made by that poller's unblock ({@link OwedLatchWakes}). */
     private final OwedLatchWakes.Waker wakeOwedPollerOwner;
+    /** IO6: injects again a job owed because its first injection could not queue it ({@link #injectKept}). */
+    private final Consumer<InjectedJob> injectOwedJob;
     /** IO (docs/DESIGN.md §6): each worker's poller is also the Blocker its sleep protocol blocks with (IO5). */
     private final PoolIoImpl io;
     private final WorkerThread[] workers;
@@ -126,6 +128,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         this.wakeOwedLatchOwner = sleep::notifyWorkerLatchIsSet;
         this.noticeOwedInjection = () -> sleep.newInjectedJobs(1, false);
         this.wakeOwedPollerOwner = index -> io.poller(index).unblock();
+        this.injectOwedJob = this::injectKept;
         linkOwedLatchWakes();
         try {
             this.workers = new WorkerThread[config.threads()];
@@ -668,7 +671,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
      * owed.
      */
     void deliverOwedLatchWakes() {
-        owedLatchWakes.deliver(wakeOwedLatchOwner, noticeOwedInjection, wakeOwedPollerOwner);
+        owedLatchWakes.deliver(wakeOwedLatchOwner, noticeOwedInjection, wakeOwedPollerOwner, injectOwedJob);
     }
 
     /**
@@ -680,7 +683,19 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         for (OwedLatchWakes.Flag f : owedLatchWakes.flags) {
             f.owed = false;
         }
-        owedLatchWakes.injectionNoticeOwed = false; // injectKept's catch block
+        owedLatchWakes.injectionNoticeOwed = false; // injectKept's catch blocks, from here on
+        InjectedJob throwaway = new InjectedJob() {
+            @Override
+            public void execute() {
+            }
+        };
+        synchronized (owedLatchWakes) {
+            throwaway.nextOwed = owedLatchWakes.owedJobs; // the same field references, nothing linked: it is null
+            owedLatchWakes.owedJobs = throwaway.nextOwed;
+        }
+        synchronized (withdrawnLock) {
+            withdrawnInjections += 0;
+        }
         owedLatchWakes.any = false;
     }
 
@@ -914,8 +929,10 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
      * finds it (each protocol's sleeper looks at the injector once more before it blocks), and the notification is
      * owed, with two volatile field stores and no call, for a worker to make from a frame with more room, as E4's
      * latch wake-ups are ({@link OwedLatchWakes}). Nothing is thrown then: the job was accepted, and a caller that
-     * retried it would run it twice. Throws only if the job could not be queued at all (no node: the heap is full),
-     * and then the job is the caller's still.
+     * retried it would run it twice. A job that could not be queued at all (no node, or an overflow inside the
+     * queue's offer) is owed itself, the same way, and injected again by the delivery. So this never throws: a
+     * caller at a stack's edge (a close at every depth) once lost the operations it had failed when this threw,
+     * since they were already detached from their channels and no sweep could find them.
      */
     public void injectKept(InjectedJob job) {
         boolean queueWasEmpty = injector.isEmpty();
@@ -923,8 +940,20 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         try {
             injector.add(job); // the queue's own publication: a later poll sees the job fully built
         } catch (Throwable failure) {
-            injected.decrement(); // no node for it: the job never became visible, and stays the caller's
-            throw failure;
+            // IO6: no node for it (the heap is full), or a stack overflow inside the queue's offer, perhaps after it
+            // linked the node. The job is owed itself, linked through its own field under the owes' monitor (no
+            // call, no allocation; references resolved at build), for a worker or the watchdog to inject again; if
+            // the node was linked, whichever node is claimed first runs it and the other is dropped. Its count here
+            // goes as a withdrawal's (a decrement would be a call): the injection that delivers it counts again.
+            synchronized (owedLatchWakes) {
+                job.nextOwed = owedLatchWakes.owedJobs;
+                owedLatchWakes.owedJobs = job;
+            }
+            synchronized (withdrawnLock) {
+                withdrawnInjections++;
+            }
+            owedLatchWakes.any = true; // volatile, after the link: a delivery that takes `any` sees the job
+            return;
         }
         try {
             sleep.newInjectedJobs(1, queueWasEmpty); // J5: the poster's fence is inside

@@ -57,6 +57,44 @@ class IoHandOutKeptTest {
         }
     }
 
+    /**
+     * The injector's {@code add} throws, before or after it linked the node (no memory for a node; a stack overflow
+     * inside the queue's offer): the job is owed itself and injected again by the delivery, so the read completes
+     * once. Before, the close threw with the read already detached from its channel, and nothing ever completed it
+     * (what {@code PoolIoErrorSafetyTest}'s close at every depth of a stack's edge met).
+     */
+    @ParameterizedTest
+    @EnumSource(SleepStrategy.class)
+    void aCloseFromOutsideWhoseInjectionCannotQueueStillCompletesTheRead(SleepStrategy strategy) throws Exception {
+        for (boolean afterLink : new boolean[] {false, true}) {
+            ThreadPool pool = ThreadPool.builder().sleepStrategy(strategy).threads(2).build();
+            FailingInjections seam = FailingInjections.install(pool);
+            Pipe pipe = Pipe.open();
+            AtomicInteger completions = new AtomicInteger();
+            try {
+                pipe.source().configureBlocking(false);
+                PoolIO io = pool.io();
+                CompletableFuture<Integer> read = io.read(pipe.source(), ByteBuffer.allocate(16));
+                read.whenComplete((n, e) -> completions.incrementAndGet());
+                waitUntilIdle(seam.registry);
+                if (afterLink) {
+                    seam.failAddAfterLink(Thread.currentThread(), new CountDownLatch(0));
+                } else {
+                    seam.failAdd(Thread.currentThread(), new CountDownLatch(0));
+                }
+                io.close(pipe.source()); // fails the read; its job's injection cannot queue it here
+                assertEquals(0, seam.reached.getCount(), "the close's injection never reached the injector");
+                ExecutionException failed = awaitFailure(read, "the read of a channel closed from outside");
+                assertInstanceOf(AsynchronousCloseException.class, failed.getCause());
+            } finally {
+                pipe.sink().close();
+                pipe.source().close();
+                shutDownAndAwait(pool);
+            }
+            assertEquals(1, completions.get(), "the read completes once (after link: " + afterLink + ")");
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(SleepStrategy.class)
     void aWatchdogPollWhoseNotificationThrowsHandsOutEveryRead(SleepStrategy strategy) throws Exception {
