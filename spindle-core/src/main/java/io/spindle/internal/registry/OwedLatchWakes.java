@@ -60,7 +60,8 @@ public final class OwedLatchWakes {
     public final Flag[] pollerFlags;
     /**
      * IO6: a finished IO operation's job is in the injector, and the sleep protocol's notification of it threw: some
-     * worker must still be told. Owed as a flag is: this store, then {@link #any}.
+     * worker must still be told. Owed as a flag is: this store, then {@link #any}. jcstress:
+     * {@code OwedInjectionNoticeOweVsDeliverTest}.
      */
     public volatile boolean injectionNoticeOwed;
     /**
