@@ -79,8 +79,8 @@ final class Deregistration extends InjectedJob {
         /**
          * This key is deregistered: the last one queues the job (IO1: injected, whichever thread found it). Safe to
          * fail at any step and to call again (a stack's edge): the decrement happens once (a method's return makes
-         * no call, so the store of the step right after it cannot be missed), and an inject that threw took the job
-         * back (E1 in the registry's package-info), so the retry injects it anew.
+         * no call, so the store of the step right after it cannot be missed), and the injection never throws (IO6: a
+         * job it cannot queue is owed and injected again).
          */
         void deregistered() {
             if (step == WAITING) {

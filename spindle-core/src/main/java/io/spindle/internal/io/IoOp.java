@@ -43,6 +43,11 @@ abstract class IoOp<T> extends InjectedJob {
     /** Guarded by the channel's monitor. */
     int phase = PENDING;
     /**
+     * IO6: this finished operation's job was pushed or injected. Written and read only by the thread handing out the
+     * list it is in ({@code PoolIoImpl.queueFinished}), so that a pass again after a throw skips it.
+     */
+    boolean handedOut;
+    /**
      * Guarded by the channel's monitor until FINISHED, then read by the job (published by the job's queueing) or by a
      * refused outside completion (published by the monitor it read FINISHED under: IO11).
      */

@@ -122,7 +122,11 @@ final class IoWatchdog extends Thread {
      * @return when a busy owner was last seen
      */
     private long step(long lastBusy) {
-        io.deliverOwedWakes(); // IO6, IO10: with every worker asleep, nobody else would (a volatile read if none)
+        try {
+            io.deliverOwedWakes(); // IO6, IO10: with every worker asleep, nobody else would (a volatile read if none)
+        } catch (Throwable failure) {
+            report(failure); // still owed; the polls and sweeps below go on regardless
+        }
         long now = System.nanoTime();
         if (lookOnce(now)) {
             lastBusy = now;

@@ -227,8 +227,8 @@ public final class PoolIoImpl implements PoolIO {
             }
             // IO13 arming: a volatile RMW, which happens or not as a whole (an overflow is thrown at a call's entry,
             // and after its CAS the RMW makes no call). Non-zero: the last key's waiter queues the job. Zero: every
-            // key went already (passes since our adds) and we queue it: if that inject throws, E1 took the job back
-            // and the count is still ours. Between the RMW's return, or the inject's, and the flag: no call.
+            // key went already (passes since our adds) and we queue it: the injection never throws (IO6: a job it cannot
+            // queue is owed and injected again). Between the RMW's return, or the inject's, and the flag: no call.
             if (d.keysLeft.decrementAndGet() == 0) {
                 queueDeregistration(d);
             }
@@ -314,7 +314,7 @@ public final class PoolIoImpl implements PoolIO {
                 state.home.requestInterest(state); // IO2: the home registers it (now, if we are its owner)
             } catch (RuntimeException | Error e) { // no selector (out of descriptors): the operation fails, not hangs
                 if (state.finishNow(op, e)) {
-                    queueFinished(List.of(op), caller);
+                    handOut(op, caller); // one operation: no list (queueFinished removes from the one it gets)
                 }
                 return op.future;
             }
@@ -435,7 +435,12 @@ public final class PoolIoImpl implements PoolIO {
      */
     private void completeAtOnce(IoOp<?> op, WorkerThread caller) {
         if (caller == null) {
-            registry.injectKept(op);
+            handOut(op, null);
+            try {
+                registry.deliverOwedWakes(); // IO6: what this thread owed, if anything, as queueFinished does
+            } catch (Throwable stillOwed) {
+                // still owed: a worker's next wait round or idle search, or the watchdog's next step, delivers it
+            }
             return;
         }
         IoPoller own = pollers[caller.index()];
@@ -474,8 +479,20 @@ public final class PoolIoImpl implements PoolIO {
     void queueFinished(List<IoOp<?>> finished, WorkerThread worker, int keep) {
         for (int last = finished.size() - 1; last >= keep; last--) {
             IoOp<?> op = finished.get(last);
-            handOut(op, worker);
+            if (!op.handedOut) { // set by an earlier pass whose remove threw (a stack's edge): out already
+                handOut(op, worker);
+                op.handedOut = true; // a plain store, no call between the hand-out's return and it
+            }
             finished.remove(last); // the last element: no copy, no allocation
+        }
+        if (worker == null && registry != null) {
+            // IO6: a thread that is not a worker may have owed what it handed out (injectKept), and with every worker
+            // asleep nobody else may look soon: try to deliver it here, the owing stores already made
+            try {
+                registry.deliverOwedWakes();
+            } catch (Throwable stillOwed) {
+                // still owed: a worker's next wait round or idle search, or the watchdog's next step, delivers it
+            }
         }
     }
 

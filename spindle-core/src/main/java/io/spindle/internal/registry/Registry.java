@@ -696,6 +696,9 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         synchronized (withdrawnLock) {
             withdrawnInjections += 0;
         }
+        synchronized (throwaway) {
+            throwaway.claimed = throwaway.claimed; // inject's take-backs claim inline through this reference too
+        }
         owedLatchWakes.any = false;
     }
 
@@ -1030,7 +1033,10 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 promotions, ioPolls, ioReady, ioWakeups, watchdogPolls);
     }
 
-    /** For diagnostics and tests: how many injections threw and took their job back (E1). */
+    /**
+     * For diagnostics and tests: how many injections threw and took their job back (E1), and how many IO jobs could
+     * not be queued and were owed (IO6: each is injected, and counted, again by its delivery).
+     */
     public long withdrawnInjections() {
         synchronized (withdrawnLock) {
             return withdrawnInjections;

@@ -151,9 +151,10 @@ class InjectionTakeBackTest {
             seam.reached = new CountDownLatch(1);
             seam.failAddAfterLink(poster, open);
             poster.start();
-            if (open.getCount() > 0) { // odd rounds: the workers get time to claim the visible job first
+            if (open.getCount() > 0) { // odd rounds: a worker claims the visible job before the add throws
                 assertTrue(seam.reached.await(60, TimeUnit.SECONDS), "the spawn never reached the injector");
-                Thread.sleep(1);
+                // an install wakes a worker, which polls the injector in order: the spawn's node first, then this
+                pool.install(() -> null);
                 open.countDown();
             }
             poster.join(60_000);
@@ -173,6 +174,7 @@ class InjectionTakeBackTest {
             }
         }
         assertTrue(thrownCount > 0, "no spawn was ever taken back (stood " + stood + ")");
+        assertTrue(stood > 0, "no spawn ever stood (taken back " + thrownCount + ")");
         PoolStats stats = pool.stats();
         assertEquals(stood, runs.get());
         pool.shutdown();
