@@ -71,9 +71,12 @@
  *       no call), for a worker's next wait round or idle search, or the watchdog's next step, to make. Before, the
  *       injection took the job back and threw, the job stayed marked as claimed, and the next poll dropped it: a
  *       read failed by a close from outside, or finished by the watchdog's poll, never completed, and the pool never
- *       terminated ({@code IoHandOutKeptTest}). Limit: an owe from a thread that is not a worker (a closer, an
- *       off-pool caller) while every worker sleeps and the watchdog is parked (nothing pending) waits for the pool's
- *       next wake-up of any kind; the job is queued meanwhile, and its count held. A hand-out that cannot queue its
+ *       terminated ({@code IoHandOutKeptTest}). A thread that is not a worker (a closer, an off-pool caller,
+ *       shutdown) tries to deliver what it owed right after its hand-outs, from the frame that made them. Limit: if
+ *       that delivery throws too (the same stack's edge) while every worker sleeps and the watchdog is parked
+ *       (nothing pending), the owe waits for the pool's next wake-up of any kind; the job is queued meanwhile, and
+ *       its count held. And while the heap stays full, a job that cannot be queued is owed again at every delivery,
+ *       so idle workers deliver instead of sleeping until it can: they spin for as long as the heap stays full. A hand-out that cannot queue its
  *       job at all (no memory for the injector's node after the push failed too, or a stack overflow inside the
  *       queue's {@code offer}) owes the job itself, linked through a field of the job under the owes' monitor (no
  *       call, no allocation), and the delivery injects it again; if the node had been linked after all, whichever
