@@ -235,6 +235,19 @@ public final class IoPoller implements Blocker {
     }
 
     /**
+     * IO10, E4: makes a wake-up this poller owed ({@code OwedLatchWakes.pollerFlags}) because a delivery threw. The flag
+     * is cleared first: the failed delivery's reset of it runs under this monitor, which can itself overflow, and a
+     * plain {@link #unblock} would then find the flag set and make no wake-up, with the wakers it coalesced still
+     * counting on one. Clearing a flag whose wake-up is in flight costs at most a spurious return of the owner's wait.
+     */
+    public void unblockOwed() {
+        synchronized (this) {
+            wakePending = false;
+        }
+        unblock();
+    }
+
+    /**
      * IO5's third leg: the owner's own IO (ready keys, a registration another thread handed it, a channel closed
      * directly) ends its sleep without a waker. The sleep protocol then takes its own registration back.
      */

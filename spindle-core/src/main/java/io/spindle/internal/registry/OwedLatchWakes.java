@@ -1,5 +1,6 @@
 package io.spindle.internal.registry;
 
+import io.spindle.internal.job.Failures;
 import io.spindle.internal.job.InjectedJob;
 
 import java.lang.invoke.MethodHandles;
@@ -10,8 +11,8 @@ import java.util.function.Consumer;
  * E4 at the stack's edge (registry package-info): the latch wake-ups a waker could not make where it stood, one flag
  * per latch owner's worker index, until a worker of the pool delivers them. Two more kinds of wake-up that must not
  * be lost to a throw are owed the same way: an IO poller's wake-up of its owner whose delivery threw
- * ({@link #pollerFlags}, IO10: delivered by that poller's own {@code unblock}, not through the sleep protocol, whose
- * state may say the owner was woken already), and the notification of a finished IO operation's job that stayed
+ * ({@link #pollerFlags}, IO10: delivered by that poller's own {@code unblockOwed}, not through the sleep protocol,
+ * whose state may say the owner was woken already), and the notification of a finished IO operation's job that stayed
  * queued when its notification threw ({@link #injectionNoticeOwed}, IO6).
  *
  * <p>A thread that sets a latch whose owner sleeps on it must wake that owner (L1). If the wake-up throws a
@@ -87,10 +88,10 @@ public final class OwedLatchWakes {
     }
 
     /**
-     * Delivers every owed wake-up through {@code waker}; one that throws is owed again (and so is any flag not yet
-     * looked at: {@code any} is set back) and the throwable goes to the caller, whose wait backs off and comes back
-     * (E3). A delivery that finds {@code any} false returns at once: either nothing is owed, or another delivery
-     * took it and is waking.
+     * Delivers every owed wake-up through {@code waker}; one that throws is owed again ({@code any} is set back), the
+     * others are still made, and the first throwable goes to the caller once all were tried, whose wait backs off and
+     * comes back (E3). A delivery that finds {@code any} false returns at once: either nothing is owed, or another
+     * delivery took it and is waking.
      */
     void deliver(Waker waker) {
         deliver(waker, null);
@@ -122,6 +123,9 @@ public final class OwedLatchWakes {
         if (!(boolean) ANY.getAndSet(this, false)) { // volatile RMW: the owes that set it happen-before the reads
             return;
         }
+        // E4: one owe that keeps failing (a notice, a job that cannot be queued) must not starve the others behind
+        // it: each failure is owed again and the delivery goes on; the first throwable goes to the caller at the end.
+        Throwable first = null;
         if (jobInjector != null) {
             InjectedJob jobs;
             synchronized (this) { // every owe whose `any` we took linked its job before it: we take them all
@@ -135,7 +139,7 @@ public final class OwedLatchWakes {
                 try {
                     jobInjector.accept(job);
                 } catch (Throwable t) {
-                    job.nextOwed = jobs; // E4: this one and the rest are owed again
+                    job.nextOwed = jobs; // E4: this one and the rest are owed again (the rest would fail the same way)
                     synchronized (this) {
                         InjectedJob last = job;
                         while (last.nextOwed != null) {
@@ -145,7 +149,8 @@ public final class OwedLatchWakes {
                         owedJobs = job;
                     }
                     any = true;
-                    throw t;
+                    first = t;
+                    break; // on to the notice and the wake-ups
                 }
             }
         }
@@ -154,9 +159,11 @@ public final class OwedLatchWakes {
             try {
                 injectionNotice.run();
             } catch (Throwable t) {
-                injectionNoticeOwed = true; // E4: still owed, as are the flags not looked at yet
+                injectionNoticeOwed = true; // E4: still owed
                 any = true;
-                throw t;
+                if (first == null) {
+                    first = t;
+                }
             }
         }
         for (int i = 0; i < flags.length; i++) {
@@ -166,9 +173,11 @@ public final class OwedLatchWakes {
                 try {
                     waker.wake(i);
                 } catch (Throwable t) {
-                    f.owed = true; // E4: still owed, as are the flags after this one
+                    f.owed = true; // E4: still owed; the next owner's wake-up is tried all the same
                     any = true;
-                    throw t;
+                    if (first == null) {
+                        first = t;
+                    }
                 }
             }
         }
@@ -180,12 +189,17 @@ public final class OwedLatchWakes {
                     try {
                         pollerWaker.wake(i);
                     } catch (Throwable t) {
-                        f.owed = true; // E4: still owed, as are the flags after this one
+                        f.owed = true; // E4: still owed; the next poller's wake-up is tried all the same
                         any = true;
-                        throw t;
+                        if (first == null) {
+                            first = t;
+                        }
                     }
                 }
             }
+        }
+        if (first != null) {
+            throw Failures.<RuntimeException>sneakyThrow(first); // the caller's wait backs off and comes back (E3)
         }
     }
 

@@ -127,7 +127,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         this.sleep = SleepProtocols.create(config.sleepStrategy(), config.threads(), events, io::poller);
         this.wakeOwedLatchOwner = sleep::notifyWorkerLatchIsSet;
         this.noticeOwedInjection = () -> sleep.newInjectedJobs(1, false);
-        this.wakeOwedPollerOwner = index -> io.poller(index).unblock();
+        this.wakeOwedPollerOwner = index -> io.poller(index).unblockOwed();
         this.injectOwedJob = this::injectKept;
         linkOwedLatchWakes();
         try {
@@ -977,7 +977,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     /**
      * IO10's owed wake-ups: an IO poller whose wake-up of its owner threw owes it here
      * ({@code pollerFlags[owner].owed = true}, then {@code any = true}; two volatile field stores, no call), and the
-     * pool's workers (or the watchdog) deliver it by calling that poller's unblock again. The poller resolves its
+     * pool's workers (or the watchdog) deliver it through that poller's {@code unblockOwed}. The poller resolves its
      * field references once, when it is built.
      */
     public OwedLatchWakes owedWakes() {

@@ -64,7 +64,9 @@
  *       ({@code OwedLatchWakes}: two volatile field stores, no call and no monitor), and the pool's workers deliver it:
  *       every round of a wait loop tries first, and so does a wait loop whose latch the job just set, as it ends (the
  *       waker's own loop is three frames above the job whose wake-up overflowed), and an idle search tries instead of
- *       sleeping. Limits, from two outside reviews: a delivery that still overflows (the waker's wait is that deep) is
+ *       sleeping. A delivery tries every owe even if one throws (each failure is owed again, and the first throwable
+ *       goes to the caller at the end): one owe that keeps failing does not starve the others. Limits, from two
+ *       outside reviews: a delivery that still overflows (the waker's wait is that deep) is
  *       retried once a round, a millisecond apart, until that wait ends, and then only by the pool's next wait round or
  *       idle search, on any worker; an idle worker that found nothing owed just before such a delivery set its owe back
  *       may sleep meanwhile. So if the waker's wait, or what it does next, waits on the sleeping owner while every

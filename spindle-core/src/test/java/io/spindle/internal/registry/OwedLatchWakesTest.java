@@ -49,7 +49,7 @@ class OwedLatchWakesTest {
     }
 
     @Test
-    void aWakeUpThatThrowsStaysOwedAndSoDoTheOnesAfterIt() {
+    void aWakeUpThatThrowsStaysOwedAndTheOthersAreStillMade() {
         OwedLatchWakes owed = new OwedLatchWakes(3);
         owe(owed, 0);
         owe(owed, 1);
@@ -63,15 +63,78 @@ class OwedLatchWakesTest {
             woken.add(index);
         }));
         assertSame(again, thrown);
-        assertEquals(List.of(0), woken);
+        assertEquals(List.of(0, 2), woken, "one owner's failing wake-up does not starve the owners after it");
         assertFalse(owed.owedTo(0));
         assertTrue(owed.owedTo(1));
-        assertTrue(owed.owedTo(2));
-        assertTrue(owed.any, "the undelivered wake-ups are still owed");
+        assertFalse(owed.owedTo(2));
+        assertTrue(owed.any, "the undelivered wake-up is still owed");
 
         owed.deliver(woken::add); // a later round, with room on its stack
-        assertEquals(List.of(0, 1, 2), woken);
+        assertEquals(List.of(0, 2, 1), woken);
         assertFalse(owed.any);
+    }
+
+    /**
+     * E4: an owe that keeps failing (a notice whose protocol keeps throwing, a job that cannot be queued) must not
+     * starve the latch and poller wake-ups behind it; the first throwable is the one the caller gets.
+     */
+    @Test
+    void aFailingNoticeOrJobStarvesNoWakeUpAndTheFirstFailureIsThrown() {
+        OwedLatchWakes owed = new OwedLatchWakes(2);
+        TestJob job1 = new TestJob();
+        TestJob job2 = new TestJob();
+        synchronized (owed) { // as Registry.injectKept owes: linked under the monitor, then `any`
+            job2.nextOwed = owed.owedJobs;
+            owed.owedJobs = job2;
+            job1.nextOwed = owed.owedJobs;
+            owed.owedJobs = job1;
+        }
+        owed.injectionNoticeOwed = true;
+        owe(owed, 0);
+        owe(owed, 1);
+        owed.pollerFlags[1].owed = true;
+        owed.any = true;
+        List<String> made = new ArrayList<>();
+        OutOfMemoryError noRoom = new OutOfMemoryError("cannot queue");
+        IllegalStateException noticeFailed = new IllegalStateException("notice");
+        OutOfMemoryError thrown = assertThrows(OutOfMemoryError.class, () -> owed.deliver(
+                i -> {
+                    if (i == 0) {
+                        throw new StackOverflowError("latch 0");
+                    }
+                    made.add("latch " + i);
+                },
+                () -> {
+                    throw noticeFailed;
+                },
+                i -> made.add("poller " + i),
+                job -> {
+                    throw noRoom;
+                }));
+        assertSame(noRoom, thrown, "the first failure goes to the caller");
+        assertEquals(List.of("latch 1", "poller 1"), made);
+        assertTrue(owed.injectionNoticeOwed);
+        assertTrue(owed.owedTo(0));
+        assertFalse(owed.owedTo(1));
+        assertFalse(owed.pollerFlags[1].owed);
+        assertTrue(owed.any);
+        assertSame(job1, owed.owedJobs, "both jobs are owed again, in order");
+        assertSame(job2, owed.owedJobs.nextOwed);
+        assertEquals(null, job2.nextOwed);
+
+        List<Object> injected = new ArrayList<>();
+        owed.deliver(i -> made.add("latch " + i), () -> made.add("notice"), i -> made.add("poller " + i),
+                injected::add);
+        assertEquals(List.of(job1, job2), injected);
+        assertEquals(List.of("latch 1", "poller 1", "notice", "latch 0"), made);
+        assertFalse(owed.any);
+        assertEquals(null, owed.owedJobs);
+    }
+
+    private static final class TestJob extends io.spindle.internal.job.InjectedJob {
+        @Override
+        public void execute() {
+        }
     }
 
     @Test
