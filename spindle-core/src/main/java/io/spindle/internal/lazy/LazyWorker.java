@@ -204,8 +204,16 @@ public final class LazyWorker {
     }
 
     /**
-     * LZ3, out of line: the countdown ran out. Reads the clock, adapts the period, and at a beat promotes. Never throws
-     * (a failed promotion is no promotion: LZ5), except a stack overflow of this call itself, before anything changed.
+     * LZ3, out of line: the countdown ran out. Reads the clock, adapts the period, and at a beat promotes (LZ5). Never
+     * throws (a failed promotion is no promotion: LZ5), except a stack overflow of this call itself, before anything
+     * changed.
+     *
+     * <p>One method on purpose, clock, promotion and job making together, so that it stays out of line by its shape
+     * (LZ3): C2 inlines a callee at a call site it counts as hot if the callee has at most {@code FreqInlineSize}
+     * bytecodes (325 on JDK 17 and 25), and a join's call here is hot while code warms (every job's first join
+     * checks: LZ8). As three methods of 150, 200 and 130 bytecodes, the heartbeat and its promotion were inlined into
+     * every join, whose compiled size then kept the join out of the user's recursion ("already compiled into a big
+     * method") and made fine-grained joins up to twice as slow. {@code HeartbeatShapeTest} keeps it above the limit.
      */
     private void heartbeat() {
         try {
@@ -226,73 +234,67 @@ public final class LazyWorker {
             }
             lastClockNanos = now;
             lastBeatNanos = now;
-            if (lo < depth) {
-                promote(jobStart, coarse);
-                // LZ3: the next period measures the joins, not this promotion, whose wake-up (a futex or pipe call)
-                // can take tens of µs and would make the next check look coarse (LZ5) and promote every frame.
-                lastClockNanos = System.nanoTime();
+            if (lo >= depth || threads == 1) {
+                return; // nothing latent, or nobody to share with
             }
+            // LZ5: promotes the oldest latent frames, as many as there are idle workers to take them (and free
+            // slots), then tells the sleep protocol, as for a push (LZ6). At a job's first join (LZ8) one frame is
+            // promoted even if the protocol counts nobody idle: SLEEPY_WORKER and HINT_PIPE count only workers that
+            // are sleepy or registered to sleep, not those still searching, and the first half of a root join may run
+            // for long without another join. When the joins are coarse (each covers a quarter interval or more) every
+            // free slot is filled whoever is idle: a promotion then costs under 1 % of the work it shares, and a
+            // worker that runs a long leaf shares nothing until its next join, so the halves must already be out when
+            // a worker runs dry (matmul, the sorts: see BENCHMARKS.md).
+            int idle = coarse ? PromotionSlots.SLOTS : sleep.idleWorkersEstimate();
+            if (jobStart && idle == 0) {
+                idle = 1;
+            }
+            int made = 0;
+            while (made < idle && lo < depth) {
+                int s = slots.freeSlot();
+                if (s < 0) {
+                    break;
+                }
+                int f = lo;
+                // LZ4: the job that runs frame f's b for whoever takes it. It is fresh (never reused: no thief can
+                // hold a dead frame, LZ7); allocating it may throw, before anything changed.
+                JoinJob job;
+                switch (kinds[f]) {
+                    case SUPPLIER:
+                        job = JoinJob.of(owner, (Supplier<?>) closures[f]);
+                        break;
+                    case RUNNABLE:
+                        job = JoinJob.of(owner, (Runnable) closures[f]);
+                        break;
+                    case LONG_SUPPLIER:
+                        job = JoinJob.of(owner, (LongSupplier) closures[f]);
+                        break;
+                    case LONG_FUNCTION:
+                        @SuppressWarnings("unchecked") // pushFunction stored f and its argument together
+                        ToLongFunction<Object> function = (ToLongFunction<Object>) closures[f];
+                        job = JoinJob.of(owner, function, arguments[f]);
+                        break;
+                    default:
+                        throw new IllegalStateException("frame " + f + " has no kind " + kinds[f]); // stays latent
+                }
+                promoted[f] = job;
+                slotOf[f] = s;
+                slots.publish(s, job);  // volatile: the job's fields are visible to whoever takes it
+                lo = f + 1;             // LZ1: the prefix grows by the oldest latent frame, once its job is out (a
+                made++;                 // plain store after the call: if the call overflowed, the frame stays latent)
+            }
+            if (made == 0) {
+                return;
+            }
+            PROMOTIONS.setOpaque(this, promotions + made); // opaque: single writer, statistics only
+            announcePromotions(sleep, owner.index(), made);
+            owner.registry().events().promotion(owner.index(), made, depth - lo);
+            // LZ3: the next period measures the joins, not this promotion, whose wake-up (a futex or pipe call) can
+            // take tens of µs and would make the next check look coarse (LZ5) and promote every frame.
+            lastClockNanos = System.nanoTime();
         } catch (Throwable promotionFailed) {
             // LZ5: each promotion step completes or leaves the frame latent; a failure (out of memory making the job,
             // a stack overflow in the protocol's call) costs only the parallelism. No call here: there may be no stack.
-        }
-    }
-
-    /**
-     * LZ5: promotes the oldest latent frames, as many as there are idle workers to take them (and free slots), then
-     * tells the sleep protocol, as for a push (LZ6). At a job's first join (LZ8) one frame is promoted even if the
-     * protocol counts nobody idle: SLEEPY_WORKER and HINT_PIPE count only workers that are sleepy or registered to
-     * sleep, not those still searching, and the first half of a root join may run for long without another join.
-     * When the joins are coarse (each covers a quarter interval or more) every free slot is filled whoever is idle:
-     * a promotion then costs under 1 % of the work it shares, and a worker that runs a long leaf shares nothing until
-     * its next join, so the halves must already be out when a worker runs dry (matmul, the sorts: see BENCHMARKS.md).
-     */
-    private void promote(boolean jobStart, boolean coarse) {
-        if (threads == 1) {
-            return; // nobody to share with
-        }
-        int idle = coarse ? PromotionSlots.SLOTS : sleep.idleWorkersEstimate();
-        if (jobStart && idle == 0) {
-            idle = 1;
-        }
-        int made = 0;
-        while (made < idle && lo < depth) {
-            int s = slots.freeSlot();
-            if (s < 0) {
-                break;
-            }
-            int f = lo;
-            // The job is fresh (never reused: no thief can hold a dead frame, LZ7); allocating it may throw, before
-            // anything changed.
-            JoinJob job = makeJob(f);
-            promoted[f] = job;
-            slotOf[f] = s;
-            slots.publish(s, job);  // volatile: the job's fields are visible to whoever takes it
-            lo = f + 1;             // LZ1: the prefix grows by the oldest latent frame, once its job is out (a plain
-            made++;                 // store after the call: if the call overflowed, the frame stays latent)
-        }
-        if (made == 0) {
-            return;
-        }
-        PROMOTIONS.setOpaque(this, promotions + made); // opaque: single writer, statistics only
-        announcePromotions(sleep, owner.index(), made);
-        owner.registry().events().promotion(owner.index(), made, depth - lo);
-    }
-
-    /** The job that runs frame f's {@code b} for whoever takes it (LZ4). */
-    @SuppressWarnings("unchecked")
-    private JoinJob makeJob(int f) {
-        switch (kinds[f]) {
-            case SUPPLIER:
-                return JoinJob.of(owner, (Supplier<?>) closures[f]);
-            case RUNNABLE:
-                return JoinJob.of(owner, (Runnable) closures[f]);
-            case LONG_SUPPLIER:
-                return JoinJob.of(owner, (LongSupplier) closures[f]);
-            case LONG_FUNCTION:
-                return JoinJob.of(owner, (ToLongFunction<Object>) closures[f], arguments[f]); // pushFunction paired them
-            default:
-                throw new IllegalStateException("frame " + f + " has no kind " + kinds[f]); // LZ5: stays latent
         }
     }
 

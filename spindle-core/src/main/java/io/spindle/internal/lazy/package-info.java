@@ -36,7 +36,11 @@
  *       gives a long period, coarse joins give period 1). The time a promotion itself takes is left out of that
  *       measure (the clock is read again after it): a wake-up's system call is not join work. A beat is a check at
  *       least one interval after the last beat. An idle pool runs no join, so it reads no clock and burns no
- *       CPU.</dd>
+ *       CPU. The check's work (clock, period, promotion, making the jobs) is one method, out of line by its shape:
+ *       it has more bytecodes than C2 inlines at a call site it counts as hot ({@code FreqInlineSize}, 325), which a
+ *       join's call is while code warms (LZ8). Split into smaller methods it was inlined into every join, and the
+ *       join's compiled code (6 KB instead of 2.3 KB, JDK 17) was then too big to be inlined into the user's
+ *       recursion. {@code HeartbeatShapeTest} keeps the size.</dd>
  *   <dt>LZ4 - promoted halves go beside the deque, not into it.</dt>
  *   <dd>Each worker has {@link io.spindle.internal.lazy.PromotionSlots#SLOTS} steal-only slots. The owner's
  *       Chase-Lev deque stays LIFO for its own spawns; a promoted half is the worker's oldest waiting work, which is
