@@ -22,6 +22,11 @@ public final class LazyWorker {
     static final byte LONG_SUPPLIER = 2;
     static final byte LONG_FUNCTION = 3;
     private static final int INITIAL_FRAMES = 64;
+    /**
+     * LZ11: the longest a join may keep storing into the same reference arrays of the frame stack before the
+     * heartbeat replaces them with young copies.
+     */
+    static final long FRAME_RENEWAL_NANOS = 1_000_000L;
 
     private static final VarHandle PROMOTIONS;
 
@@ -42,7 +47,8 @@ public final class LazyWorker {
     // --- the frame stack (LZ1, LZ2: owner only, plain) --------------------------------------------------------------
     /**
      * Frame d's {@code b}: a Supplier, a Runnable or a LongSupplier, as {@link #kinds} says; or, for a
-     * {@link #LONG_FUNCTION} frame, the function that {@code b} applies to {@code arguments[d]}.
+     * {@link #LONG_FUNCTION} frame, the function that {@code b} applies to {@code arguments[d]}. Replaced by a young
+     * copy at a heartbeat at least every {@link #FRAME_RENEWAL_NANOS} while joins run (LZ11), as is {@link #arguments}.
      */
     Object[] closures = new Object[INITIAL_FRAMES];
     /** Frame d's argument, for a {@link #LONG_FUNCTION} frame; stale (cleared at LZ9) for the other kinds. */
@@ -62,6 +68,8 @@ public final class LazyWorker {
     private int period = 1;
     private long lastClockNanos;
     private long lastBeatNanos;
+    /** LZ11: when {@link #closures} and {@link #arguments} were last replaced by fresh copies. */
+    private long lastRenewalNanos;
     /** The next check promotes without waiting for the interval: a job just started (LZ8). */
     private boolean beatDue = true;
 
@@ -75,6 +83,7 @@ public final class LazyWorker {
         this.threads = owner.registry().config().threads();
         this.lastClockNanos = System.nanoTime();
         this.lastBeatNanos = lastClockNanos;
+        this.lastRenewalNanos = lastClockNanos;
     }
 
     public PromotionSlots slots() {
@@ -218,6 +227,17 @@ public final class LazyWorker {
     private void heartbeat() {
         try {
             long now = System.nanoTime();
+            if (now - lastRenewalNanos >= FRAME_RENEWAL_NANOS || intervalNanos == 0) {
+                // LZ11: keep the arrays every join stores a reference into young, where G1's post-write barrier
+                // ends before its StoreLoad fence. Both copies are made before either is replaced (out of memory
+                // changes nothing); frames hold the same values, and only this thread reads them (LZ2). An interval
+                // of 0 (the test mode that promotes at every join) renews at every check, to exercise this too.
+                Object[] youngClosures = Arrays.copyOf(closures, closures.length);
+                Object[] youngArguments = Arrays.copyOf(arguments, arguments.length);
+                closures = youngClosures;
+                arguments = youngArguments;
+                lastRenewalNanos = now;
+            }
             boolean jobStart = beatDue;
             boolean coarse = false;
             if (jobStart) {

@@ -97,6 +97,23 @@
  *       Like a join's push it swallows a stack overflow of its call into the check, so once the check starts it
  *       throws nothing (nothing has changed at that point either, so a throw there would be harmless, unlike in a
  *       push: LZ9).</dd>
+ *   <dt>LZ11 - the arrays a join stores references into stay young.</dt>
+ *   <dd>A join stores its {@code b} (and the function form its argument) into the frame stack's {@code closures}
+ *       and {@code arguments}. In the old generation, such a store runs G1's post-write barrier to its end, a
+ *       StoreLoad fence included (JDK 17 to 25), because the stored object is in another region and the array's card
+ *       is not a young one; in a young array the barrier stops at that card check. A worker's arrays live as long as
+ *       its pool, so any application that runs long enough, or calls {@code System.gc()}, ends up with old ones: fib(30)
+ *       on one worker then ran 9-17 times slower than sequential code instead of 4 (BENCHMARKS.md). So the heartbeat
+ *       (LZ3) replaces the two arrays with fresh copies, young by construction, at its first clock read at least
+ *       {@code LazyWorker.FRAME_RENEWAL_NANOS} (1 ms) after the last renewal: a young object
+ *       is tenured only after surviving several collections (or one that overflows the survivor space), so an array
+ *       is old for at most about that long while joins run, at a cost of two small arrays per millisecond of joining
+ *       and nothing for an idle worker. Both copies are made before either replaces its array, so a failure to
+ *       allocate changes nothing (LZ5); the copies hold the same frames, and only the owner reads or writes them
+ *       (LZ2: thieves see only promoted jobs), so a renewal needs no synchronization and may come at any depth of
+ *       the stack. The promotion bookkeeping ({@code promoted}) is written only at promotions, and {@code kinds} and
+ *       {@code slotOf} hold no references, so they are not renewed. With a heartbeat interval of 0 (the test mode
+ *       that promotes at every join) every check renews.</dd>
  * </dl>
  *
  * <h2>Failures</h2>

@@ -1,0 +1,115 @@
+package io.spindle.internal.lazy;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.spindle.JoinStrategy;
+import io.spindle.Pair;
+import io.spindle.Spindle;
+import io.spindle.ThreadPool;
+import io.spindle.internal.registry.WorkerThread;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * LZ11: the heartbeat replaces the frame stack's reference arrays with young copies while joins run, and a renewal in
+ * the middle of a deep stack of latent frames changes no frame: every join still runs its own {@code b} and returns
+ * the right result. The pools are lazy whatever the test execution's default join strategy. (What the renewal buys, a G1 barrier without its fence, is a benchmark's to show: BENCHMARKS.md.)
+ */
+class FrameRenewalTest {
+    private static final int DEPTH = 20;
+
+    /** The leftmost leaf's view of its worker's frames, before and after a renewal. */
+    private static final class Seen {
+        Object[] closuresBefore;
+        Object[] contentsBefore;
+        Object[] closuresAfter;
+        Object[] contentsAfter;
+    }
+
+    @Test
+    void aRenewalAtTheBottomOfADeepLatentStackKeepsEveryFrame() {
+        try (ThreadPool pool = ThreadPool.builder().threads(1).joinStrategy(JoinStrategy.LAZY).build()) {
+            Seen seen = new Seen();
+            long sum = pool.install(() -> descend(DEPTH, seen));
+            assertEquals(expected(DEPTH), sum, "a join ran the wrong b after the renewal");
+            assertNotSame(seen.closuresBefore, seen.closuresAfter,
+                    "5 ms of heartbeat checks with latent frames below did not renew the arrays");
+            assertArrayEquals(seen.contentsBefore, seen.contentsAfter, "the renewal changed a frame");
+        }
+    }
+
+    /**
+     * With a heartbeat interval of 0 every check renews (and promotes to any idle worker): joins on two workers, with
+     * frames renewed at every join, promoted, stolen and reclaimed, still each run both halves once.
+     */
+    @Test
+    void joinsStayRightWhenEveryCheckRenewsAndPromotes() {
+        try (ThreadPool pool = ThreadPool.builder().threads(2).joinStrategy(JoinStrategy.LAZY)
+                .heartbeatInterval(Duration.ZERO).build()) {
+            for (int round = 0; round < 20; round++) {
+                assertEquals(fib(18), pool.install(() -> fibPair(18)));
+                assertEquals(fib(18), pool.install(() -> fibFunction(18)));
+            }
+        }
+    }
+
+    private static long descend(int n, Seen seen) {
+        if (n == 0) {
+            return leftmostLeaf(seen);
+        }
+        Pair<Long, Long> r = Spindle.join(() -> descend(n - 1, seen), () -> (long) n);
+        return r.first() + r.second();
+    }
+
+    /** The leftmost leaf: DEPTH latent frames below it. Beats for 5 ms with no join, as a long leaf loop does (LZ10). */
+    private static long leftmostLeaf(Seen seen) {
+        LazyWorker lazy = WorkerThread.current().lazy();
+        seen.closuresBefore = lazy.closures;
+        seen.contentsBefore = Arrays.copyOf(lazy.closures, lazy.depth);
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5);
+        while (System.nanoTime() - end < 0) {
+            Spindle.heartbeat();
+        }
+        seen.closuresAfter = lazy.closures;
+        seen.contentsAfter = Arrays.copyOf(lazy.closures, lazy.depth);
+        assertTrue(lazy.depth >= DEPTH, "the leaf sees fewer frames than its joins pushed: " + lazy.depth);
+        return 0L;
+    }
+
+    private static long expected(int n) {
+        return (long) n * (n + 1) / 2;
+    }
+
+    private static long fibPair(int n) {
+        if (n < 2) {
+            return n;
+        }
+        Pair<Long, Long> r = Spindle.join(() -> fibPair(n - 1), () -> fibPair(n - 2));
+        return r.first() + r.second();
+    }
+
+    private static long fibFunction(int n) {
+        if (n < 2) {
+            return n;
+        }
+        return Spindle.join(FrameRenewalTest::fibFunction, n - 1, n - 2, Long::sum);
+    }
+
+    private static long fib(int n) {
+        long a = 0;
+        long b = 1;
+        for (int i = 0; i < n; i++) {
+            long next = a + b;
+            a = b;
+            b = next;
+        }
+        return a;
+    }
+}
