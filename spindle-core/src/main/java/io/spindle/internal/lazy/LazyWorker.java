@@ -24,9 +24,15 @@ public final class LazyWorker {
     private static final int INITIAL_FRAMES = 64;
     /**
      * LZ11: the longest a join may keep storing into the same reference arrays of the frame stack before the
-     * heartbeat replaces them with young copies.
+     * heartbeat replaces them with young copies, for a stack of up to {@value #FRAME_RENEWAL_NANOS} /
+     * {@value #FRAME_RENEWAL_NANOS_PER_FRAME} frames.
      */
     static final long FRAME_RENEWAL_NANOS = 1_000_000L;
+    /**
+     * LZ11: a stack that grew deeper is renewed less often, this much per frame, so that renewals allocate at most
+     * about two references per 8 µs of joining (1-2 MB/s) however deep the stack grew.
+     */
+    static final long FRAME_RENEWAL_NANOS_PER_FRAME = 8_000L;
 
     private static final VarHandle PROMOTIONS;
 
@@ -48,7 +54,7 @@ public final class LazyWorker {
     /**
      * Frame d's {@code b}: a Supplier, a Runnable or a LongSupplier, as {@link #kinds} says; or, for a
      * {@link #LONG_FUNCTION} frame, the function that {@code b} applies to {@code arguments[d]}. Replaced by a young
-     * copy at a heartbeat at least every {@link #FRAME_RENEWAL_NANOS} while joins run (LZ11), as is {@link #arguments}.
+     * copy at a heartbeat about every {@link #FRAME_RENEWAL_NANOS} while joins run (LZ11), as is {@link #arguments}.
      */
     Object[] closures = new Object[INITIAL_FRAMES];
     /** Frame d's argument, for a {@link #LONG_FUNCTION} frame; stale (cleared at LZ9) for the other kinds. */
@@ -227,11 +233,10 @@ public final class LazyWorker {
     private void heartbeat() {
         try {
             long now = System.nanoTime();
-            if (now - lastRenewalNanos >= FRAME_RENEWAL_NANOS || intervalNanos == 0) {
+            if (now - lastRenewalNanos >= Math.max(FRAME_RENEWAL_NANOS, closures.length * FRAME_RENEWAL_NANOS_PER_FRAME)) {
                 // LZ11: keep the arrays every join stores a reference into young, where G1's post-write barrier
                 // ends before its StoreLoad fence. Both copies are made before either is replaced (out of memory
-                // changes nothing); frames hold the same values, and only this thread reads them (LZ2). An interval
-                // of 0 (the test mode that promotes at every join) renews at every check, to exercise this too.
+                // changes nothing); frames hold the same values, and only this thread reads them (LZ2).
                 Object[] youngClosures = Arrays.copyOf(closures, closures.length);
                 Object[] youngArguments = Arrays.copyOf(arguments, arguments.length);
                 closures = youngClosures;
