@@ -3,7 +3,6 @@ package io.spindle.bench.workload;
 import io.spindle.ThreadPool;
 import io.spindle.bench.Stats;
 
-import java.lang.management.ManagementFactory;
 import java.util.Locale;
 import java.util.concurrent.ForkJoinPool;
 
@@ -14,7 +13,7 @@ import java.util.concurrent.ForkJoinPool;
  * {@code com.sun.management.ThreadMXBean#getThreadAllocatedBytes}). BENCHMARKS.md cites it.
  *
  * <pre>
- * java -cp spindle-core/target/spindle-core-VERSION.jar:bench/target/spindle-bench-VERSION.jar \
+ * java -cp spindle-core/target/spindle-core-VERSION.jar:spindle-benchmarks/target/spindle-bench-VERSION.jar \
  *     io.spindle.bench.workload.FibProbe [n=30] [runs=30] [threads=2]
  * </pre>
  */
@@ -69,12 +68,6 @@ public final class FibProbe {
     }
 
     private static long allocatedBytes() {
-        com.sun.management.ThreadMXBean mx =
-                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long total = 0;
-        for (long b : mx.getThreadAllocatedBytes(mx.getAllThreadIds())) {
-            total += Math.max(0, b); // -1 for a thread that ended meanwhile
-        }
-        return total;
+        return JoinProbe.allocatedBytes();
     }
 }

@@ -644,7 +644,8 @@ public final class JoinProbe {
         return n;
     }
 
-    private static long allocatedBytes() {
+    /** Heap bytes allocated so far by all live threads (FibProbe counts the same way). */
+    static long allocatedBytes() {
         com.sun.management.ThreadMXBean mx =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long total = 0;
