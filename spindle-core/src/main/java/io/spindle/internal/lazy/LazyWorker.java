@@ -33,6 +33,11 @@ public final class LazyWorker {
      * about two references per 8 µs of joining (1-2 MB/s) however deep the stack grew.
      */
     static final long FRAME_RENEWAL_NANOS_PER_FRAME = 8_000L;
+    /**
+     * LZ11: the most frames whose arrays are renewed: 128-256 KB per array, under half of G1's smallest region (1 MB),
+     * past which G1 allocates an array as a humongous object, in old regions.
+     */
+    static final int MAX_RENEWED_FRAMES = 1 << 15;
 
     private static final VarHandle PROMOTIONS;
 
@@ -171,6 +176,39 @@ public final class LazyWorker {
         }
     }
 
+    /**
+     * LZ11: replaces the arrays every join stores a reference into with young copies, where G1's post-write barrier
+     * ends before its StoreLoad fence; a stack that a deep recursion grew and that is shallow again is shrunk (all
+     * five arrays), so that it is not copied at its deep size, nor renewed rarely, for the rest of the pool's life.
+     * Every new array is made before any is replaced (out of memory changes nothing); frames keep their values, and
+     * only this thread reads them (LZ2). A stack that must stay bigger than {@link #MAX_RENEWED_FRAMES} is left old:
+     * its copies would be G1 humongous objects, old from birth.
+     */
+    private void renewFrames() {
+        int capacity = closures.length;
+        int fit = INITIAL_FRAMES;
+        while (fit < 2 * depth) {
+            fit <<= 1;
+        }
+        if (capacity >= 4 * fit) {
+            Object[] newClosures = Arrays.copyOf(closures, fit);
+            Object[] newArguments = Arrays.copyOf(arguments, fit);
+            byte[] newKinds = Arrays.copyOf(kinds, fit);
+            JoinJob[] newPromoted = Arrays.copyOf(promoted, fit);
+            int[] newSlotOf = Arrays.copyOf(slotOf, fit);
+            closures = newClosures;
+            arguments = newArguments;
+            kinds = newKinds;
+            promoted = newPromoted;
+            slotOf = newSlotOf;
+        } else if (capacity <= MAX_RENEWED_FRAMES) {
+            Object[] youngClosures = Arrays.copyOf(closures, capacity);
+            Object[] youngArguments = Arrays.copyOf(arguments, capacity);
+            closures = youngClosures;
+            arguments = youngArguments;
+        }
+    }
+
     /** Doubles the frame stack. All five arrays are made before any is replaced: out of memory changes nothing. */
     private void grow() {
         int n = closures.length * 2;
@@ -227,21 +265,17 @@ public final class LazyWorker {
      * (LZ3): C2 inlines a callee at a call site it counts as hot if the callee has at most {@code FreqInlineSize}
      * bytecodes (325 on JDK 17 and 25), and a join's call here is hot while code warms (every job's first join
      * checks: LZ8). As three methods of 150, 200 and 130 bytecodes, the heartbeat and its promotion were inlined into
-     * every join, whose compiled size then kept the join out of the user's recursion ("already compiled into a big
-     * method") and made fine-grained joins up to twice as slow. {@code HeartbeatShapeTest} keeps it above the limit.
+     * every join, whose compiled size then kept the join out of later compiles of the user's recursion ("already
+     * compiled into a big method"; BENCHMARKS.md measures what that cost). {@code HeartbeatShapeTest} keeps it above
+     * the limit.
      */
     private void heartbeat() {
         try {
             long now = System.nanoTime();
-            if (now - lastRenewalNanos >= Math.max(FRAME_RENEWAL_NANOS, closures.length * FRAME_RENEWAL_NANOS_PER_FRAME)) {
-                // LZ11: keep the arrays every join stores a reference into young, where G1's post-write barrier
-                // ends before its StoreLoad fence. Both copies are made before either is replaced (out of memory
-                // changes nothing); frames hold the same values, and only this thread reads them (LZ2).
-                Object[] youngClosures = Arrays.copyOf(closures, closures.length);
-                Object[] youngArguments = Arrays.copyOf(arguments, arguments.length);
-                closures = youngClosures;
-                arguments = youngArguments;
-                lastRenewalNanos = now;
+            long renewalInterval = Math.max(FRAME_RENEWAL_NANOS, closures.length * FRAME_RENEWAL_NANOS_PER_FRAME);
+            if (now - lastRenewalNanos >= renewalInterval) {
+                lastRenewalNanos = now; // first: a renewal that cannot allocate is not retried at every join (LZ5)
+                renewFrames();
             }
             boolean jobStart = beatDue;
             boolean coarse = false;

@@ -102,18 +102,24 @@
  *       and {@code arguments}. In the old generation, such a store runs G1's post-write barrier to its end, a
  *       StoreLoad fence included (JDK 17 to 25), because the stored object is in another region and the array's card
  *       is not a young one; in a young array the barrier stops at that card check. A worker's arrays live as long as
- *       its pool, so any application that runs long enough, or calls {@code System.gc()}, ends up with old ones: fib(30)
- *       on one worker then ran 9-17 times slower than sequential code instead of 4 (BENCHMARKS.md). So the heartbeat
+ *       its pool, so any application that runs long enough, or calls {@code System.gc()}, ends up with old ones:
+ *       fib(30) on one worker then ran 9-17 times slower than sequential code instead of 4 (BENCHMARKS.md). So the heartbeat
  *       (LZ3) replaces the two arrays with fresh copies, young by construction, at its first clock read at least
- *       {@code LazyWorker.FRAME_RENEWAL_NANOS} (1 ms) after the last renewal: a young object
- *       is tenured only after surviving several collections (or one that overflows the survivor space), so an array
- *       is old for at most about that long while joins run, at a cost of two small arrays per millisecond of joining
- *       and nothing for an idle worker. A stack that grew past 125 frames is renewed every 8 µs per frame instead
- *       (a 10,000-frame stack every 80 ms), so that renewals never allocate more than about 1-2 MB/s. Both copies are made before either replaces its array, so a failure to
- *       allocate changes nothing (LZ5); the copies hold the same frames, and only the owner reads or writes them
- *       (LZ2: thieves see only promoted jobs), so a renewal needs no synchronization and may come at any depth of
- *       the stack. The promotion bookkeeping ({@code promoted}) is written only at promotions, and {@code kinds} and
- *       {@code slotOf} hold no references, so they are not renewed.</dd>
+ *       {@code LazyWorker.FRAME_RENEWAL_NANOS} (1 ms) after the last renewal: a young object is tenured only after
+ *       surviving several collections (or one that overflows the survivor space), so an array is old for at most
+ *       about that long while joins run, at a cost of two small arrays per millisecond of joining and nothing for an
+ *       idle worker. A stack that grew past 125 frames is renewed every 8 µs per frame instead, so that renewals
+ *       allocate at most about 1-2 MB/s; one that a deep recursion grew and that is shallow again is shrunk at its
+ *       next renewal (all five arrays, to twice its depth rounded up to a power of two, at least 64), so that one deep
+ *       recursion does not leave big, rarely renewed arrays for the rest of the pool's life; and one that must stay
+ *       above 32,768 frames is not renewed (G1 would allocate its copies as humongous objects, old from birth). The
+ *       renewal's time is recorded before it allocates, so a renewal that fails is retried an interval later, not at
+ *       every join. Every new array is made before any replaces its old one, so a failure to allocate changes
+ *       nothing (LZ5); the new arrays hold the same frames, and only the owner reads or writes them (LZ2: thieves
+ *       see only promoted jobs, and no join holds an array across a call that may beat), so a renewal needs no
+ *       synchronization and may come at any depth of the stack. Otherwise {@code promoted} is written only at
+ *       promotions, and {@code kinds} and {@code slotOf} hold no references, so they are renewed only when the stack
+ *       shrinks.</dd>
  * </dl>
  *
  * <h2>Failures</h2>

@@ -40,7 +40,7 @@ class FrameRenewalTest {
             long sum = pool.install(() -> descend(DEPTH, seen));
             assertEquals(expected(DEPTH), sum, "a join ran the wrong b after the renewal");
             assertNotSame(seen.closuresBefore, seen.closuresAfter,
-                    "5 ms of heartbeat checks with latent frames below did not renew the arrays");
+                    "10 s of heartbeat checks with latent frames below did not renew the arrays");
             assertArrayEquals(seen.contentsBefore, seen.contentsAfter, "the renewal changed a frame");
         }
     }
@@ -61,6 +61,39 @@ class FrameRenewalTest {
         }
     }
 
+    /**
+     * A recursion 1,000 joins deep grows the frame stack to 1,024 frames; once the stack is shallow again, joining on
+     * renews it at its small size (LZ11), where a deep-size copy would be old from birth or renewed only rarely.
+     */
+    @Test
+    void aStackThatADeepRecursionGrewShrinksOnceItIsShallowAgain() {
+        try (ThreadPool pool = ThreadPool.builder().threads(1).joinStrategy(JoinStrategy.LAZY).build()) {
+            int[] lengths = pool.install(() -> {
+                LazyWorker lazy = WorkerThread.current().lazy();
+                assertEquals(expected(1_000), descendPlain(1_000));
+                int grown = lazy.closures.length;
+                long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (lazy.closures.length == grown && System.nanoTime() - end < 0) {
+                    assertEquals(fib(12), fibPair(12)); // shallow joins: their heartbeats renew
+                }
+                return new int[] {grown, lazy.closures.length, lazy.kinds.length, lazy.promoted.length,
+                        lazy.slotOf.length, lazy.arguments.length};
+            });
+            assertTrue(lengths[0] >= 1_000, "the deep recursion did not grow the stack: " + lengths[0]);
+            for (int i = 1; i < lengths.length; i++) {
+                assertTrue(lengths[i] <= 128, "array " + i + " was not shrunk: " + Arrays.toString(lengths));
+            }
+        }
+    }
+
+    private static long descendPlain(int n) {
+        if (n == 0) {
+            return 0L;
+        }
+        Pair<Long, Long> r = Spindle.join(() -> descendPlain(n - 1), () -> (long) n);
+        return r.first() + r.second();
+    }
+
     private static long descend(int n, Seen seen) {
         if (n == 0) {
             return leftmostLeaf(seen);
@@ -69,13 +102,16 @@ class FrameRenewalTest {
         return r.first() + r.second();
     }
 
-    /** The leftmost leaf: DEPTH latent frames below it. Beats for 5 ms with no join, as a long leaf loop does (LZ10). */
+    /**
+     * The leftmost leaf: DEPTH latent frames below it. Beats with no join, as a long leaf loop does (LZ10), until the
+     * arrays are renewed (about 1 ms) or 10 s have passed.
+     */
     private static long leftmostLeaf(Seen seen) {
         LazyWorker lazy = WorkerThread.current().lazy();
         seen.closuresBefore = lazy.closures;
         seen.contentsBefore = Arrays.copyOf(lazy.closures, lazy.depth);
-        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5);
-        while (System.nanoTime() - end < 0) {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (lazy.closures == seen.closuresBefore && System.nanoTime() - end < 0) {
             Spindle.heartbeat();
         }
         seen.closuresAfter = lazy.closures;
