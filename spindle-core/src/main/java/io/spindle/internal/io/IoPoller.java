@@ -193,9 +193,25 @@ public final class IoPoller implements Blocker {
 
     @Override
     public void unblock() {
+        wake(false);
+    }
+
+    /**
+     * IO10, E4: makes a wake-up this poller owed ({@code OwedLatchWakes.pollerFlags}) because a delivery threw. It
+     * wakes whatever the mode names even if the wake flag is set: the failed delivery's reset of the flag runs under
+     * this monitor, which can itself overflow, and a plain {@link #unblock} would then find the flag set and make no
+     * wake-up, with the wakers it coalesced still counting on one. The flag is checked and set in one critical
+     * section, so a call that overflows on entry changes nothing (the owe is kept by the delivery); a wake-up made
+     * while another is in flight costs at most a spurious return of the owner's wait.
+     */
+    public void unblockOwed() {
+        wake(true);
+    }
+
+    private void wake(boolean owedWakeUp) {
         int m;
         synchronized (this) { // IO10: one wake-up per sleep; while the flag is set, later wakers make no syscall
-            if (wakePending) {
+            if (wakePending && !owedWakeUp) {
                 return;
             }
             wakePending = true;
@@ -232,19 +248,6 @@ public final class IoPoller implements Blocker {
                 }
             }
         }
-    }
-
-    /**
-     * IO10, E4: makes a wake-up this poller owed ({@code OwedLatchWakes.pollerFlags}) because a delivery threw. The flag
-     * is cleared first: the failed delivery's reset of it runs under this monitor, which can itself overflow, and a
-     * plain {@link #unblock} would then find the flag set and make no wake-up, with the wakers it coalesced still
-     * counting on one. Clearing a flag whose wake-up is in flight costs at most a spurious return of the owner's wait.
-     */
-    public void unblockOwed() {
-        synchronized (this) {
-            wakePending = false;
-        }
-        unblock();
     }
 
     /**

@@ -147,8 +147,8 @@
  *       until done (E4 in the registry's package-info), which a parking worker's unblock (a monitor and an unpark)
  *       allows as the plain unpark did; a delivery that throws clears the flag again so that the retry delivers, and
  *       owes the wake-up as well (E4's owed wake-ups, {@code OwedLatchWakes.pollerFlags}: this poller's own unblock,
- *       made again by the next worker's wait round or idle search, or by the watchdog's next step, after clearing
- *       the flag, whose reset under the monitor may itself have overflowed), because wakers
+ *       made again by the next worker's wait round or idle search, or by the watchdog's next step, whatever the
+ *       flag says, since its reset under the monitor may itself have overflowed), because wakers
  *       that came while the flag was set returned counting on that delivery (a sleep protocol's waker among them,
  *       which already marked the owner woken, so a wake-up through the protocol would do nothing), and two callers
  *       never retry ({@code requestInterest}, whose own operation fails instead, and

@@ -947,13 +947,16 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             // linked the node. The job is owed itself, linked through its own field under the owes' monitor (no
             // call, no allocation; references resolved at build), for a worker or the watchdog to inject again; if
             // the node was linked, whichever node is claimed first runs it and the other is dropped. Its count here
-            // goes as a withdrawal's (a decrement would be a call): the injection that delivers it counts again.
+            // goes as a withdrawal's (a decrement would be a call): the injection that delivers it counts again. The
+            // count comes before the link: a monitor enter can itself overflow, and a throw after the link would
+            // have a delivery that called this link the job a second time (a cycle in the list, the jobs after it
+            // lost).
+            synchronized (withdrawnLock) {
+                withdrawnInjections++;
+            }
             synchronized (owedLatchWakes) {
                 job.nextOwed = owedLatchWakes.owedJobs;
                 owedLatchWakes.owedJobs = job;
-            }
-            synchronized (withdrawnLock) {
-                withdrawnInjections++;
             }
             owedLatchWakes.any = true; // volatile, after the link: a delivery that takes `any` sees the job
             return;

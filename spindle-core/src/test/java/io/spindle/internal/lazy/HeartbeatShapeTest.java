@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Paths;
 import java.io.StringWriter;
 import java.util.spi.ToolProvider;
 import java.util.regex.Matcher;
@@ -28,7 +30,13 @@ class HeartbeatShapeTest {
                 .orElseThrow(() -> new AssertionError("this test needs a JDK with javap (module jdk.jdeps)"));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        String classes = LazyWorker.class.getProtectionDomain().getCodeSource().getLocation().getPath();
+        String classes;
+        try {
+            classes = Paths.get(LazyWorker.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                    .toString(); // decoded: a build folder may have a space in its name
+        } catch (URISyntaxException e) {
+            throw new AssertionError(e);
+        }
         int rc = javap.run(new PrintWriter(out), new PrintWriter(err), "-c", "-p", "-cp", classes,
                 LazyWorker.class.getName());
         assertEquals(0, rc, () -> "javap failed: " + err);

@@ -142,6 +142,13 @@ class IoHandOutKeptTest {
             }, pool);
             try {
                 assertTrue(placed.await(WAIT_SECONDS, TimeUnit.SECONDS), "the busy job never placed its reads");
+                // The other worker must be asleep, or its search would find the queued completion without any
+                // notice, owed or not, and the one-read case could not fail: wait for a sleep after the placement.
+                long sleepsAtPlacement = pool.stats().sleeps();
+                long settle = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+                while (pool.stats().sleeps() == sleepsAtPlacement && System.nanoTime() - settle < 0) {
+                    Thread.sleep(1);
+                }
                 Thread watchdog = watchdogOf(seam.registry);
                 seam.failNotification(watchdog, new CountDownLatch(0));
                 for (int i = 0; i < readCount; i++) {
