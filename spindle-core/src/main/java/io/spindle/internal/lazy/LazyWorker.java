@@ -191,16 +191,7 @@ public final class LazyWorker {
             fit <<= 1;
         }
         if (capacity >= 4 * fit) {
-            Object[] newClosures = Arrays.copyOf(closures, fit);
-            Object[] newArguments = Arrays.copyOf(arguments, fit);
-            byte[] newKinds = Arrays.copyOf(kinds, fit);
-            JoinJob[] newPromoted = Arrays.copyOf(promoted, fit);
-            int[] newSlotOf = Arrays.copyOf(slotOf, fit);
-            closures = newClosures;
-            arguments = newArguments;
-            kinds = newKinds;
-            promoted = newPromoted;
-            slotOf = newSlotOf;
+            resize(fit);
         } else if (capacity <= MAX_RENEWED_FRAMES) {
             Object[] youngClosures = Arrays.copyOf(closures, capacity);
             Object[] youngArguments = Arrays.copyOf(arguments, capacity);
@@ -209,9 +200,16 @@ public final class LazyWorker {
         }
     }
 
-    /** Doubles the frame stack. All five arrays are made before any is replaced: out of memory changes nothing. */
+    /** Doubles the frame stack. */
     private void grow() {
-        int n = closures.length * 2;
+        resize(closures.length * 2);
+    }
+
+    /**
+     * Gives the frame stack {@code n} frames, keeping the first {@code n} (or all). All five arrays are made before any
+     * is replaced: out of memory changes nothing.
+     */
+    private void resize(int n) {
         Object[] newClosures = Arrays.copyOf(closures, n);
         Object[] newArguments = Arrays.copyOf(arguments, n);
         byte[] newKinds = Arrays.copyOf(kinds, n);
