@@ -15,6 +15,12 @@ import java.util.Map;
  * like the others here, in the same rounds, so their rows get the same fairness as the {@code --threads} ones.
  */
 final class Bench {
+    /**
+     * How long the runner rests before each measured run of a workload {@linkplain Workload#timedFromRest() timed
+     * from rest}: well past the sleep protocols' idle search, so every pool's workers are asleep (issue 30).
+     */
+    static final int REST_MILLIS = 20;
+
     private final Options options;
     private final Progress progress;
 
@@ -74,6 +80,7 @@ final class Bench {
                 for (SizedTarget c : all) {
                     Target t = c.target();
                     progress.show(index, w.name(), c.label(), false, i, options.runs());
+                    if (w.timedFromRest()) rest();
                     for (Value v : c.run(w, false)) {
                         String key = t.kind().id() + "|" + v.metric().id() + "|" + v.threads();
                         series.computeIfAbsent(key, x -> new Series(t.kind(), v.metric(), v.threads())).add(v.value());
@@ -84,6 +91,15 @@ final class Bench {
         } finally {
             all.forEach(c -> c.target().close());
             w.tearDown();
+        }
+    }
+
+    private static void rest() {
+        try {
+            Thread.sleep(REST_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while resting before a measured run", e);
         }
     }
 

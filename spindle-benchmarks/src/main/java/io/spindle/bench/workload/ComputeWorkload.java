@@ -7,6 +7,8 @@ import io.spindle.bench.Target;
 import io.spindle.bench.ThreadAllocations;
 import io.spindle.bench.Value;
 
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
@@ -15,9 +17,20 @@ import java.util.concurrent.ForkJoinPool;
  * A workload that is one computation: time_ms is its wall time (per repetition), and ns_per_join is added when it
  * counts its joins, bytes_per_join where it asks for it, promotions on every Spindle pool. Subclasses give the three
  * versions and check the result. A join workload (the default) is measured at the {@code --join-threads} sizes too.
+ *
+ * <p>Measured as the code it stands for would run (issue 30): a recursion that has {@link #smallInstances() small
+ * instances} is warmed on them first, at every warm-up run, so that the JIT compiles it from many short calls rather
+ * than from one deep one; every measured run starts from rest ({@link #timedFromRest()}); and a workload whose data
+ * a collection would move {@link #rejectsCollectionWindows() re-runs} a measured window that had one.
  */
 abstract class ComputeWorkload implements Workload {
+    /** How long each warm-up run first runs the {@link #smallInstances() small instances}, on its pool. */
+    static final long SMALL_WARMUP_NANOS = 100_000_000L;
+    /** Tries of a measured run for a workload that {@link #rejectsCollectionWindows() rejects} collections. */
+    static final int COLLECTION_TRIES = 4;
+
     private final String name;
+    private List<ComputeWorkload> small; // set up at the first warm-up run
 
     ComputeWorkload(String name) {
         this.name = name;
@@ -81,6 +94,32 @@ abstract class ComputeWorkload implements Workload {
     /** Throws {@link IllegalStateException} if {@code result} (or the data it worked on) is wrong. */
     abstract void verify(long result);
 
+    /**
+     * @return the same computation on inputs a few hundred to a few thousand joins big, set up at the first warm-up
+     *         run and run for {@link #SMALL_WARMUP_NANOS} at the start of each: real code is compiled while it runs
+     *         small inputs, and a recursion first compiled from one deep call runs up to 1.5 times slower, in
+     *         sequential code and in every pool (BENCHMARKS.md). Default none: the workload is not a recursion on a
+     *         size.
+     */
+    List<ComputeWorkload> smallInstances() {
+        return List.of();
+    }
+
+    /**
+     * @return whether a measured run in which a garbage collection happened is run again (up to {@link
+     *         #COLLECTION_TRIES} tries; the last is kept either way): true for a workload whose data a collection
+     *         moves, so that one window does not time a layout the others do not see. Default false: a collection
+     *         that the workload's own allocation causes is part of what it costs.
+     */
+    boolean rejectsCollectionWindows() {
+        return false;
+    }
+
+    @Override
+    public boolean timedFromRest() {
+        return true;
+    }
+
     /** Untimed preparation before each run (a fresh copy of the unsorted input, a zeroed result matrix). */
     void beforeRun() {}
 
@@ -95,7 +134,56 @@ abstract class ComputeWorkload implements Workload {
     }
 
     @Override
+    public void tearDown() {
+        if (small != null) small.forEach(ComputeWorkload::tearDown);
+        small = null;
+    }
+
+    @Override
     public final List<Value> run(Target t, boolean warmup) {
+        if (warmup) warmSmall(t);
+        int tries = warmup || !rejectsCollectionWindows() ? 1 : COLLECTION_TRIES;
+        for (int attempt = 1; ; attempt++) {
+            long collections = collections();
+            List<Value> values = runOnce(t);
+            if (attempt == tries || collections() == collections) return values;
+        }
+    }
+
+    /** Runs the small instances on {@code t} for {@link #SMALL_WARMUP_NANOS}, each result checked. */
+    private void warmSmall(Target t) {
+        if (small == null) {
+            List<ComputeWorkload> instances = smallInstances();
+            instances.forEach(ComputeWorkload::setUp);
+            small = instances;
+        }
+        if (small.isEmpty()) return;
+        long start = System.nanoTime();
+        do {
+            for (ComputeWorkload w : small) {
+                w.beforeRun();
+                w.verify(w.compute(t));
+            }
+        } while (System.nanoTime() - start < SMALL_WARMUP_NANOS);
+    }
+
+    private static long collections() {
+        long n = 0;
+        for (GarbageCollectorMXBean b : ManagementFactory.getGarbageCollectorMXBeans()) {
+            n += Math.max(0, b.getCollectionCount()); // -1 where a collector does not count
+        }
+        return n;
+    }
+
+    private long compute(Target t) {
+        return switch (t.kind()) {
+            case FJP -> onFjp(t.fjp());
+            case SEQUENTIAL -> onSequential();
+            default -> onSpindle(t.spindle());
+        };
+    }
+
+    private List<Value> runOnce(Target t) {
         beforeRun();
         boolean spindle = t.kind().isSpindle();
         boolean bytes = bytesPerJoin(t.kind());
@@ -104,11 +192,7 @@ abstract class ComputeWorkload implements Workload {
         long promotionsBefore = spindle ? t.spindle().stats().promotions() : 0;
         long bytesBefore = bytes ? t.allocatedBytes() : 0;
         long start = System.nanoTime();
-        long result = switch (t.kind()) {
-            case FJP -> onFjp(t.fjp());
-            case SEQUENTIAL -> onSequential();
-            default -> onSpindle(t.spindle());
-        };
+        long result = compute(t);
         long elapsed = System.nanoTime() - start;
         long allocated = bytes ? t.allocatedBytes() - bytesBefore : 0;
         long promotions = spindle ? t.spindle().stats().promotions() - promotionsBefore : 0;

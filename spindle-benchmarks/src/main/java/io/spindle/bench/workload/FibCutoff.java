@@ -4,6 +4,8 @@ import io.spindle.Pair;
 import io.spindle.Spindle;
 import io.spindle.ThreadPool;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveTask;
 
@@ -20,6 +22,14 @@ final class FibCutoff extends ComputeWorkload {
     @Override
     public String description() {
         return "fib(" + n + "), sequential below n < " + CUTOFF;
+    }
+
+    /** fib(21) to fib(26): 1 to 21 joins above the cutoff each, the leaves' sequential code compiled from them. */
+    @Override
+    List<ComputeWorkload> smallInstances() {
+        List<ComputeWorkload> small = new ArrayList<>();
+        for (int m = Math.min(CUTOFF + 1, n); m <= Math.min(CUTOFF + 6, n); m++) small.add(new FibCutoff(m));
+        return small;
     }
 
     @Override

@@ -4,6 +4,8 @@ import io.spindle.Pair;
 import io.spindle.Spindle;
 import io.spindle.ThreadPool;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveTask;
 
@@ -37,6 +39,14 @@ final class FibNaive extends ComputeWorkload {
     @Override
     boolean reportsBytesPerJoin() {
         return true; // the closures and the Pair of each join: what a lazy join still allocates
+    }
+
+    /** fib(12) to fib(20): 232 to 10,945 joins each. */
+    @Override
+    List<ComputeWorkload> smallInstances() {
+        List<ComputeWorkload> small = new ArrayList<>();
+        for (int m = Math.min(12, n); m <= Math.min(20, n); m++) small.add(new FibNaive(name() + "-" + m, m, viaFunction));
+        return small;
     }
 
     @Override

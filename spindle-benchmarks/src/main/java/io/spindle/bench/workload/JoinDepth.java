@@ -3,6 +3,8 @@ package io.spindle.bench.workload;
 import io.spindle.Spindle;
 import io.spindle.ThreadPool;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveAction;
 
@@ -28,6 +30,14 @@ final class JoinDepth extends ComputeWorkload {
     @Override
     boolean reportsBytesPerJoin() {
         return true; // empty joins: every byte is the join's own
+    }
+
+    /** Depths 8 to 14: 255 to 16,383 joins each. */
+    @Override
+    List<ComputeWorkload> smallInstances() {
+        List<ComputeWorkload> small = new ArrayList<>();
+        for (int d = Math.min(8, depth); d <= Math.min(14, depth); d++) small.add(new JoinDepth(d));
+        return small;
     }
 
     @Override

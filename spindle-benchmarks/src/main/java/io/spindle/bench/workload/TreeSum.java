@@ -4,6 +4,8 @@ import io.spindle.Pair;
 import io.spindle.Spindle;
 import io.spindle.ThreadPool;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveTask;
 
@@ -18,6 +20,7 @@ final class TreeSum extends ComputeWorkload {
     private final int depth;
     private final int trees;
     private final Form form;
+    private final boolean settle;
     private Tree root;
 
     /** Which of Spindle's join forms the Spindle version uses; FJP's and the sequential code are the same for all. */
@@ -40,11 +43,17 @@ final class TreeSum extends ComputeWorkload {
      * @param trees the tree is summed this many times per run, inside one call into the pool; time_ms is per tree
      */
     TreeSum(String name, int depth, int trees, Form form) {
+        this(name, depth, trees, form, true);
+    }
+
+    /** @param settle whether setUp lets the tree's layout settle: not for the small trees of the warm-up */
+    private TreeSum(String name, int depth, int trees, Form form, boolean settle) {
         super(name);
         if (depth < 1 || trees < 1) throw new IllegalArgumentException("need depth >= 1 and trees >= 1");
         this.depth = depth;
         this.trees = trees;
         this.form = form;
+        this.settle = settle;
     }
 
     @Override
@@ -78,14 +87,41 @@ final class TreeSum extends ComputeWorkload {
         return trees;
     }
 
+    /**
+     * Builds the tree, then lets its layout settle: a freshly built tree sums 2-4 times slower than one that
+     * collections have moved (BENCHMARKS.md), so rows timed before and after the first young collection would time
+     * different trees. {@code System.gc()} (a full, compacting collection on G1) moves it into the old generation,
+     * where the young collections of the runs leave it alone.
+     */
     @Override
     public void setUp() {
         root = Tree.balanced(depth);
+        if (settle) {
+            System.gc();
+            System.gc();
+        }
     }
 
     @Override
     public void tearDown() {
+        super.tearDown();
         root = null;
+    }
+
+    /** Trees of depth 8 up to 14 (or this one's depth), as often per run when that is more than once. */
+    @Override
+    List<ComputeWorkload> smallInstances() {
+        List<ComputeWorkload> small = new ArrayList<>();
+        for (int d = Math.min(8, depth); d <= Math.min(14, depth); d++) {
+            small.add(new TreeSum(name() + "-" + d, d, Math.min(trees, 10), form, false));
+        }
+        return small;
+    }
+
+    /** A young collection in the window may have moved the tree: the window is run again (see setUp). */
+    @Override
+    boolean rejectsCollectionWindows() {
+        return true;
     }
 
     @Override

@@ -72,6 +72,15 @@ public interface Workload {
     /** Builds the inputs, untimed (a tree, an array), once for all contenders so they all see the same data. */
     default void setUp() {}
 
+    /**
+     * @return whether the runner rests before each measured run (Bench's {@code REST_MILLIS}), long enough for every
+     *         pool's idle workers to have gone to sleep, so that a run pays its own pool's wake-up and no other pool's
+     *         still-spinning workers take a core from it. Default false; every computation says true.
+     */
+    default boolean timedFromRest() {
+        return false;
+    }
+
     /** Drops the inputs so the next workload has the heap to itself. */
     default void tearDown() {}
 
