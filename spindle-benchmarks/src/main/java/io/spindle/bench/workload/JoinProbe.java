@@ -21,10 +21,12 @@ import java.util.concurrent.ForkJoinPool;
  *
  * <pre>
  * mvn -B -q -pl spindle-benchmarks -am -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true package
- * bin/join-probe [--per-form] [forms=a,b] [fib=30] [tree=22] [rounds=15] [warmup-s=3] [rest-ms=20]
+ * bin/join-probe [--per-form] [forms=a,b] [fib=30] [tree=22] [rounds=15] [warmup-s=3] [rest-ms=20] \
+ *     [pools=all|spindle-1]
  *   # which is, for one JVM:
  * java -cp spindle-core/target/spindle-core-VERSION.jar:spindle-benchmarks/target/spindle-bench-VERSION.jar \
- *     io.spindle.bench.workload.JoinProbe [forms=a,b] [fib=30] [tree=22] [rounds=15] [warmup-s=3] [rest-ms=20]
+ *     io.spindle.bench.workload.JoinProbe [forms=a,b] [fib=30] [tree=22] [rounds=15] [warmup-s=3] [rest-ms=20] \
+ *     [pools=all|spindle-1]
  * </pre>
  *
  * <p>The forms ({@code forms=} takes a comma-separated list of them; default all, in this order):
@@ -77,7 +79,10 @@ import java.util.concurrent.ForkJoinPool;
  *       do: they share the JIT's profiles of Spindle's join code (and a form that runs alone may be compiled better
  *       than it would be in an application). For one form per JVM, run the program once per form ({@code
  *       forms=fib-pair}, then {@code forms=tree-pair}, ...); {@code bin/join-probe --per-form} does exactly that,
- *       one JVM after the other, with the same arguments.</li>
+ *       one JVM after the other, with the same arguments. By default the same recursion also runs on a second
+ *       Spindle pool and on a ForkJoinPool in the JVM, as in an application that uses both; {@code pools=spindle-1}
+ *       builds only the 1-worker pool and times only seq and spindle-1, so that the two runs show what the other
+ *       pools' use of the same code costs the first (the rows and columns of the others read "-").</li>
  *   <li><b>Stated and verified.</b> The first line of output names the JDK ({@code Runtime.version()}),
  *       {@code availableProcessors}, the JVM's flags and the sizes. Every result, warm-up included, is checked; a
  *       wrong sum throws.</li>
@@ -86,7 +91,8 @@ import java.util.concurrent.ForkJoinPool;
  *
  * <p>Options are {@code key=value}: {@code forms=} (default all), {@code fib=30} (n, 2..60), {@code tree=22} (depth,
  * 2..27), {@code rounds=15} (at least 1), {@code warmup-s=3} (seconds per form, may be fractional, at least 0),
- * {@code rest-ms=20} (at least 0). {@code --list-forms} prints the form names, one per line. A bad key or value
+ * {@code rest-ms=20} (at least 0), {@code pools=all} (or {@code spindle-1}). {@code --list-forms} prints the form
+ * names, one per line. A bad key or value
  * throws an IllegalArgumentException that names it.
  */
 public final class JoinProbe {
@@ -103,7 +109,8 @@ public final class JoinProbe {
     private static final long WARMUP_SLICE_NANOS = 200_000_000L;
 
     /** The parsed command line. */
-    record Options(List<String> forms, int fib, int tree, int rounds, double warmupSeconds, int restMillis) {
+    record Options(List<String> forms, int fib, int tree, int rounds, double warmupSeconds, int restMillis,
+                   boolean onePool) {
         static Options parse(String... args) {
             List<String> forms = FORMS;
             int fib = 30;
@@ -111,11 +118,12 @@ public final class JoinProbe {
             int rounds = 15;
             double warmup = 3;
             int rest = 20;
+            boolean onePool = false;
             for (String arg : args) {
                 int eq = arg.indexOf('=');
                 if (eq <= 0) {
                     throw new IllegalArgumentException("expected key=value (keys: forms, fib, tree, rounds, warmup-s, "
-                            + "rest-ms), got '" + arg + "'");
+                            + "rest-ms, pools), got '" + arg + "'");
                 }
                 String key = arg.substring(0, eq);
                 String value = arg.substring(eq + 1);
@@ -126,11 +134,22 @@ public final class JoinProbe {
                     case "rounds" -> rounds = parseInt(key, value, 1, 100_000);
                     case "warmup-s" -> warmup = parseSeconds(key, value);
                     case "rest-ms" -> rest = parseInt(key, value, 0, 60_000);
+                    case "pools" -> onePool = parsePools(value);
                     default -> throw new IllegalArgumentException("unknown option '" + key + "' in '" + arg
-                            + "' (keys: forms, fib, tree, rounds, warmup-s, rest-ms)");
+                            + "' (keys: forms, fib, tree, rounds, warmup-s, rest-ms, pools)");
                 }
             }
-            return new Options(forms, fib, tree, rounds, warmup, rest);
+            return new Options(forms, fib, tree, rounds, warmup, rest, onePool);
+        }
+
+        /** @return true for {@code pools=spindle-1} (only seq and the 1-worker pool), false for {@code pools=all} */
+        private static boolean parsePools(String value) {
+            return switch (value) {
+                case "all" -> false;
+                case "spindle-1" -> true;
+                default -> throw new IllegalArgumentException("pools: '" + value + "' is neither 'all' nor "
+                        + "'spindle-1'");
+            };
         }
 
         private static List<String> parseForms(String value) {
@@ -183,8 +202,15 @@ public final class JoinProbe {
         }
     }
 
-    /** The three pools. */
-    private record Pools(ThreadPool s1, ThreadPool s2, ForkJoinPool fjp) {}
+    /**
+     * The pools, and the kinds of run this JVM makes: all four, or with {@code pools=spindle-1} only seq and
+     * spindle-1 ({@code s2} and {@code fjp} are then null: never built, so no other pool runs the recursion).
+     */
+    private record Pools(ThreadPool s1, ThreadPool s2, ForkJoinPool fjp, List<Kind> kinds) {
+        boolean has(Kind k) {
+            return kinds.contains(k);
+        }
+    }
 
     /** One form: its sizes, its four versions and its small warm-up inputs. */
     private abstract static class Form {
@@ -254,7 +280,7 @@ public final class JoinProbe {
         @Override
         void warmStep(int step, Pools pools) {
             int m = small[step % small.length];
-            for (Kind k : Kind.values()) fib(k, pools, m);
+            for (Kind k : pools.kinds()) fib(k, pools, m);
         }
 
         private void fib(Kind kind, Pools pools, int m) {
@@ -379,7 +405,7 @@ public final class JoinProbe {
         @Override
         void warmStep(int step, Pools pools) {
             int i = step % small.length;
-            for (Kind k : Kind.values()) sum(k, pools, small[i], smallNodes[i]);
+            for (Kind k : pools.kinds()) sum(k, pools, small[i], smallNodes[i]);
         }
 
         private void sum(Kind kind, Pools pools, Tree t, long nodes) {
@@ -436,10 +462,11 @@ public final class JoinProbe {
             });
         }
 
-        ForkJoinPool fjp = new ForkJoinPool(2);
-        try (ThreadPool s1 = ThreadPool.builder().threads(1).build();
-             ThreadPool s2 = ThreadPool.builder().threads(2).build()) {
-            Pools pools = new Pools(s1, s2, fjp);
+        ForkJoinPool fjp = o.onePool() ? null : new ForkJoinPool(2);
+        ThreadPool s2 = o.onePool() ? null : ThreadPool.builder().threads(2).build();
+        try (ThreadPool s1 = ThreadPool.builder().threads(1).build()) {
+            Pools pools = o.onePool() ? new Pools(s1, null, null, List.of(Kind.SEQ, Kind.S1))
+                    : new Pools(s1, s2, fjp, List.of(Kind.values()));
             warmUp(forms, pools, o.warmupSeconds());
             List<Summary> summaries = new ArrayList<>();
             for (Form form : forms) {
@@ -453,7 +480,8 @@ public final class JoinProbe {
             }
             printSummary(summaries);
         } finally {
-            fjp.shutdown();
+            if (s2 != null) s2.close();
+            if (fjp != null) fjp.shutdown();
         }
     }
 
@@ -481,8 +509,8 @@ public final class JoinProbe {
         for (int i = 0; i < forms.size(); i++) {
             sb.append(i == 0 ? "" : ", ").append(forms.get(i).name).append(' ').append(steps[i]);
         }
-        System.out.printf(Locale.ROOT, "warm-up: %.1f s on small inputs, each step on seq, spindle-1, spindle-2 and "
-                + "fjp-2; steps per form: %s%n", (System.nanoTime() - t0) / 1e9, sb);
+        System.out.printf(Locale.ROOT, "warm-up: %.1f s on small inputs, each step on %s; steps per form: %s%n",
+                (System.nanoTime() - t0) / 1e9, pools.kinds().stream().map(k -> k.id).toList(), sb);
     }
 
     /** One form's headline figures, for the summary table. */
@@ -492,35 +520,36 @@ public final class JoinProbe {
 
     private static Summary measure(Form form, Pools pools, Options o) throws InterruptedException {
         int rounds = o.rounds();
-        Kind[] kinds = Kind.values();
-        double[][] ns = new double[kinds.length][rounds];
-        int[] poolRuns = new int[kinds.length];
+        List<Kind> kinds = pools.kinds();
+        double[][] ns = new double[Kind.values().length][rounds];
+        int[] poolRuns = new int[Kind.values().length];
         int[] gc = new int[2]; // rejected, kept with a collection
+        boolean all = pools.has(Kind.FJP);
         PoolStats st1 = pools.s1().stats();
-        PoolStats st2 = pools.s2().stats();
-        long fjpSteals = pools.fjp().getStealCount();
+        PoolStats st2 = all ? pools.s2().stats() : null;
+        long fjpSteals = all ? pools.fjp().getStealCount() : 0;
         for (int r = 0; r < rounds; r++) {
-            for (int j = 0; j < kinds.length; j++) {
-                Kind k = kinds[(r + j) % kinds.length];
+            for (int j = 0; j < kinds.size(); j++) {
+                Kind k = kinds.get((r + j) % kinds.size());
                 ns[k.ordinal()][r] = timed(form, k, pools, o.restMillis(), gc, poolRuns);
             }
         }
         PoolStats en1 = pools.s1().stats();
-        PoolStats en2 = pools.s2().stats();
-        long fjpStealsEnd = pools.fjp().getStealCount();
+        PoolStats en2 = all ? pools.s2().stats() : null;
+        long fjpStealsEnd = all ? pools.fjp().getStealCount() : 0;
 
         double b1 = bytesPerJoin(form, Kind.S1, pools);
-        double b2 = bytesPerJoin(form, Kind.S2, pools);
-        double bf = bytesPerJoin(form, Kind.FJP, pools);
+        double b2 = all ? bytesPerJoin(form, Kind.S2, pools) : Double.NaN;
+        double bf = all ? bytesPerJoin(form, Kind.FJP, pools) : Double.NaN;
 
         double[] seq = ns[Kind.SEQ.ordinal()];
         double[] s1 = ns[Kind.S1.ordinal()];
         double[] s2 = ns[Kind.S2.ordinal()];
         double[] fj = ns[Kind.FJP.ordinal()];
         Stats s1Seq = Stats.of(ratios(s1, seq));
-        Stats s2Seq = Stats.of(ratios(s2, seq));
-        Stats fjpSeq = Stats.of(ratios(fj, seq));
-        Stats s2Fjp = Stats.of(ratios(s2, fj));
+        Stats s2Seq = all ? Stats.of(ratios(s2, seq)) : null;
+        Stats fjpSeq = all ? Stats.of(ratios(fj, seq)) : null;
+        Stats s2Fjp = all ? Stats.of(ratios(s2, fj)) : null;
         double[] s1PerJoin = new double[rounds];
         for (int r = 0; r < rounds; r++) s1PerJoin[r] = s1[r] / form.joins();
         Stats s1Ns = Stats.of(s1PerJoin);
@@ -530,11 +559,15 @@ public final class JoinProbe {
         System.out.println();
         System.out.println("| row | median | min | max |");
         System.out.println("|---|---:|---:|---:|");
-        for (Kind k : kinds) msRow(k.id + " ms", Stats.of(ns[k.ordinal()]));
+        for (Kind k : Kind.values()) {
+            if (pools.has(k)) msRow(k.id + " ms", Stats.of(ns[k.ordinal()]));
+        }
         ratioRow("spindle-1 ÷ seq", s1Seq);
-        ratioRow("spindle-2 ÷ seq", s2Seq);
-        ratioRow("fjp-2 ÷ seq", fjpSeq);
-        ratioRow("spindle-2 ÷ fjp-2", s2Fjp);
+        if (all) {
+            ratioRow("spindle-2 ÷ seq", s2Seq);
+            ratioRow("fjp-2 ÷ seq", fjpSeq);
+            ratioRow("spindle-2 ÷ fjp-2", s2Fjp);
+        }
         ratioRow("spindle-1 ns/join", s1Ns);
         if (form.nodes() > 0) {
             double[] perNode = new double[rounds];
@@ -547,11 +580,13 @@ public final class JoinProbe {
         row("seq", bytes(bytesPerJoin(form, Kind.SEQ, pools)), "-", "-");
         row("spindle-1", bytes(b1), perRun(en1.promotions() - st1.promotions(), poolRuns[Kind.S1.ordinal()]),
                 perRun(en1.steals() - st1.steals(), poolRuns[Kind.S1.ordinal()]));
-        row("spindle-2", bytes(b2), perRun(en2.promotions() - st2.promotions(), poolRuns[Kind.S2.ordinal()]),
-                perRun(en2.steals() - st2.steals(), poolRuns[Kind.S2.ordinal()]));
-        row("fjp-2", bytes(bf), "-", perRun(fjpStealsEnd - fjpSteals, poolRuns[Kind.FJP.ordinal()]));
+        if (all) {
+            row("spindle-2", bytes(b2), perRun(en2.promotions() - st2.promotions(), poolRuns[Kind.S2.ordinal()]),
+                    perRun(en2.steals() - st2.steals(), poolRuns[Kind.S2.ordinal()]));
+            row("fjp-2", bytes(bf), "-", perRun(fjpStealsEnd - fjpSteals, poolRuns[Kind.FJP.ordinal()]));
+        }
         System.out.println();
-        int windows = rounds * kinds.length;
+        int windows = rounds * kinds.size();
         System.out.println(form.rejectsGcWindows()
                 ? String.format(Locale.ROOT, "timed windows with a GC: %d rejected and re-run; %d kept because "
                         + "all %d tries had one; of %d", gc[0], gc[1], GC_TRIES, windows)
@@ -597,9 +632,9 @@ public final class JoinProbe {
                 + "\\| kept |");
         System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (Summary s : summaries) {
-            System.out.printf(Locale.ROOT, "| %s | %.3f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %s | %s | %d \\| %d "
-                            + "|%n", s.form(), s.seqMs(), s.s1Seq().median(), s.s2Seq().median(),
-                    s.fjpSeq().median(), s.s2Fjp().median(), s.s1NsPerJoin(), bytes(s.s1Bytes()), bytes(s.s2Bytes()),
+            System.out.printf(Locale.ROOT, "| %s | %.3f | %.2f | %s | %s | %s | %.2f | %s | %s | %s | %d \\| %d "
+                            + "|%n", s.form(), s.seqMs(), s.s1Seq().median(), median(s.s2Seq()),
+                    median(s.fjpSeq()), median(s.s2Fjp()), s.s1NsPerJoin(), bytes(s.s1Bytes()), bytes(s.s2Bytes()),
                     bytes(s.fjpBytes()), s.rejected(), s.keptWithGc());
         }
     }
@@ -625,7 +660,12 @@ public final class JoinProbe {
     }
 
     private static String bytes(double perJoin) {
-        return String.format(Locale.ROOT, "%.1f", perJoin);
+        return Double.isNaN(perJoin) ? "-" : String.format(Locale.ROOT, "%.1f", perJoin);
+    }
+
+    /** @return the median to two places, or "-" for a pool this JVM did not run ({@code pools=spindle-1}) */
+    private static String median(Stats s) {
+        return s == null ? "-" : String.format(Locale.ROOT, "%.2f", s.median());
     }
 
     private static String perRun(long count, int runs) {
