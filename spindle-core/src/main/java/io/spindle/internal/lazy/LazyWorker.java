@@ -181,8 +181,10 @@ public final class LazyWorker {
      * ends before its StoreLoad fence; a stack that a deep recursion grew and that is shallow again is shrunk (all
      * five arrays), so that it is not copied at its deep size, nor renewed rarely, for the rest of the pool's life.
      * Every new array is made before any is replaced (out of memory changes nothing); frames keep their values, and
-     * only this thread reads them (LZ2). A stack that must stay bigger than {@link #MAX_RENEWED_FRAMES} is left old:
-     * its copies would be G1 humongous objects, old from birth.
+     * only this thread reads them (LZ2). The fitting size is twice the depth rounded up to a power of two (at least
+     * {@code INITIAL_FRAMES}); a stack is shrunk to it when it is four times bigger, or when it is bigger than {@link
+     * #MAX_RENEWED_FRAMES} and the fitting size is not. A stack deeper than half {@link #MAX_RENEWED_FRAMES} is left
+     * old: its copies would be G1 humongous objects, old from birth.
      */
     private void renewFrames() {
         int capacity = closures.length;
@@ -190,7 +192,9 @@ public final class LazyWorker {
         while (fit < 2 * depth) {
             fit <<= 1;
         }
-        if (capacity >= 4 * fit) {
+        if (capacity >= 4 * fit || (capacity > MAX_RENEWED_FRAMES && fit <= MAX_RENEWED_FRAMES)) {
+            // Shrunk: a stack four times too big, or one too big to renew that its fitting size can be (without the
+            // second rule a stack of 65,536 frames at a depth of 8,193 to 16,384 would stay old for good).
             resize(fit);
         } else if (capacity <= MAX_RENEWED_FRAMES) {
             Object[] youngClosures = Arrays.copyOf(closures, capacity);

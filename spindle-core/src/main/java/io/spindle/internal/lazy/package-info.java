@@ -108,11 +108,13 @@
  *       {@code LazyWorker.FRAME_RENEWAL_NANOS} (1 ms) after the last renewal: a young object is tenured only after
  *       surviving several collections (or one that overflows the survivor space), so an array is old for at most
  *       about that long while joins run, at a cost of two small arrays per millisecond of joining and nothing for an
- *       idle worker. A stack that grew past 125 frames is renewed every 8 µs per frame instead, so that renewals
- *       allocate at most about 1-2 MB/s; one that a deep recursion grew and that is shallow again is shrunk at its
- *       next renewal (all five arrays, to twice its depth rounded up to a power of two, at least 64), so that one deep
- *       recursion does not leave big, rarely renewed arrays for the rest of the pool's life; and one that must stay
- *       above 32,768 frames is not renewed (G1 would allocate its copies as humongous objects, old from birth). The
+ *       idle worker. A stack of 128 frames or more (its capacity: a power of two) is renewed every 8 µs per frame
+ *       instead, so that renewals allocate at most about 1-2 MB/s; one that a deep recursion grew and that is
+ *       shallow again is shrunk at its next renewal to its fitting size (all five arrays, to twice its depth rounded
+ *       up to a power of two, at least 64) when it is four times that or more, or when it is above 32,768 frames and
+ *       the fitting size is not, so that one deep recursion does not leave big, rarely renewed arrays for the rest of
+ *       the pool's life; and one deeper than 16,384 frames is not renewed (G1 would allocate copies of more than
+ *       32,768 frames as humongous objects, old from birth). The
  *       renewal's time is recorded before it allocates, so a renewal that fails is retried an interval later, not at
  *       every join. Every new array is made before any replaces its old one, so a failure to allocate changes
  *       nothing (LZ5); the new arrays hold the same frames, and only the owner reads or writes them (LZ2: thieves

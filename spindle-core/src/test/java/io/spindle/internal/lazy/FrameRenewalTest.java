@@ -149,4 +149,41 @@ class FrameRenewalTest {
         }
         return a;
     }
+
+    /**
+     * A stack too big to renew (65,536 frames) whose depth fits in one that is not (32,768 frames for a depth of
+     * 9,000) is shrunk to that at a renewal, and renewed from then on. White-box: the frames are pushed directly,
+     * none is ever run, and the one worker never promotes; the job's end (LZ9) puts the depth back.
+     */
+    @Test
+    void aStackTooBigToRenewShrinksToARenewableSizeWhenItsDepthFits() {
+        try (ThreadPool pool = ThreadPool.builder().threads(1).joinStrategy(JoinStrategy.LAZY).build()) {
+            int[] lengths = pool.install(() -> {
+                LazyWorker lazy = WorkerThread.current().lazy();
+                int start = lazy.depth;
+                Runnable b = () -> { };
+                while (lazy.closures.length <= LazyWorker.MAX_RENEWED_FRAMES) {
+                    lazy.push(b, LazyWorker.RUNNABLE);
+                }
+                int grown = lazy.closures.length;
+                lazy.depth = 9_000;
+                long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (lazy.closures.length == grown && System.nanoTime() - end < 0) {
+                    Spindle.heartbeat();
+                }
+                int shrunk = lazy.closures.length;
+                Object[] before = lazy.closures;
+                end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (lazy.closures == before && System.nanoTime() - end < 0) {
+                    Spindle.heartbeat();
+                }
+                int renewed = lazy.closures != before ? 1 : 0;
+                lazy.depth = start;
+                return new int[] {grown, shrunk, renewed};
+            });
+            assertEquals(2 * LazyWorker.MAX_RENEWED_FRAMES, lengths[0], Arrays.toString(lengths));
+            assertEquals(LazyWorker.MAX_RENEWED_FRAMES, lengths[1], "not shrunk: " + Arrays.toString(lengths));
+            assertEquals(1, lengths[2], "not renewed after the shrink: " + Arrays.toString(lengths));
+        }
+    }
 }
