@@ -91,8 +91,8 @@ public record Options(boolean quick, int threads, List<Integer> lightThreads, Li
                              a recursion (join-depth, fib-naive, fib-cutoff, tree-sum and their forms) first
                              runs it on small inputs for 100 ms, so that the JIT compiles it from many short
                              calls, as real code warms. Every measured run of a computation starts after a
-                             20 ms rest (every pool asleep); tree-sum builds its tree, lets a full collection
-                             settle its layout, and runs again a measured window that had a collection
+                             20 ms rest (every pool asleep); tree-sum builds its tree, then lets two full
+                             collections settle its layout before any run
               --warmup-ms T  and keep warming up (interleaved) until the warm-up took T ms per pool in all
                              (default 2000; 0 with --quick): a short workload's first few runs end before the
                              JIT has compiled it, and on 2 cores the compiler competes with the workers

@@ -9,6 +9,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The light-load and join-size plumbing of {@link Bench} and {@link Runner#checkComplete}, on a workload that does no
@@ -22,8 +23,11 @@ class BenchTest {
      */
     private static final class FakeLightLoad implements Workload {
         final List<String> calls = new ArrayList<>();
+        /** For each measured run: when it started and when it ended (System.nanoTime). */
+        final List<long[]> measured = new ArrayList<>();
         private final boolean light;
         private final boolean join;
+        boolean fromRest;
 
         FakeLightLoad(boolean light) {
             this(light, false);
@@ -62,10 +66,18 @@ class BenchTest {
         }
 
         @Override
+        public boolean timedFromRest() {
+            return fromRest;
+        }
+
+        @Override
         public List<Value> run(Target t, boolean warmup) {
+            long start = System.nanoTime();
+            if (!warmup) measured.add(new long[] {start, start});
             record(t, warmup, "");
             List<Value> values = new ArrayList<>(List.of(new Value(Metric.CPU_PERCENT, t.threads(), t.threads())));
             if (t.kind().isSpindle() && !join) values.add(new Value(Metric.THREADS_WOKEN_PER_JOB, 8, 0.5));
+            if (!warmup) measured.get(measured.size() - 1)[1] = System.nanoTime();
             return values;
         }
 
@@ -198,5 +210,19 @@ class BenchTest {
         Options o = options("--threads", "2", "--light-threads", "8");
         FakeLightLoad w = new FakeLightLoad(true);
         Runner.checkComplete(List.of(w), o.pools(), o, measure(w, o));
+    }
+
+    /** Sleeping guarantees a lower bound only, so this checks no timing that a busy machine could break. */
+    @Test
+    void aWorkloadTimedFromRestGetsTheRestBeforeEveryMeasuredRun() {
+        FakeLightLoad w = new FakeLightLoad(false, true);
+        w.fromRest = true;
+        measure(w, options("--threads", "2", "--join-threads", "1"));
+        assertEquals(8, w.measured.size(), "2 runs x (spindle-jec and fjp, at 2 and at 1)");
+        for (int i = 1; i < w.measured.size(); i++) {
+            long gapNanos = w.measured.get(i)[0] - w.measured.get(i - 1)[1];
+            assertTrue(gapNanos >= Bench.REST_MILLIS * 1_000_000L, "run " + i + " started " + gapNanos
+                    + " ns after the one before");
+        }
     }
 }

@@ -7,8 +7,6 @@ import io.spindle.bench.Target;
 import io.spindle.bench.ThreadAllocations;
 import io.spindle.bench.Value;
 
-import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
@@ -21,13 +19,14 @@ import java.util.concurrent.ForkJoinPool;
  * <p>Measured as the code it stands for would run (issue 30): a recursion that has {@link #smallInstances() small
  * instances} is warmed on them first, at every warm-up run, so that the JIT compiles it from many short calls rather
  * than from one deep one; every measured run starts from rest ({@link #timedFromRest()}); and a workload whose data
- * a collection would move {@link #rejectsCollectionWindows() re-runs} a measured window that had one.
+ * a collection would move lets it settle at set-up (tree-sum: {@code TreeSum.setUp}). A measured window with a
+ * collection is kept: once the data is settled in the old generation the young collections do not move it, and the
+ * ones in a window are then those the contender's own allocation causes, which are part of what it costs (dropping
+ * them would favour the pools that allocate).
  */
 abstract class ComputeWorkload implements Workload {
     /** How long each warm-up run first runs the {@link #smallInstances() small instances}, on its pool. */
     static final long SMALL_WARMUP_NANOS = 100_000_000L;
-    /** Tries of a measured run for a workload that {@link #rejectsCollectionWindows() rejects} collections. */
-    static final int COLLECTION_TRIES = 4;
 
     private final String name;
     private List<ComputeWorkload> small; // set up at the first warm-up run
@@ -95,7 +94,7 @@ abstract class ComputeWorkload implements Workload {
     abstract void verify(long result);
 
     /**
-     * @return the same computation on inputs a few hundred to a few thousand joins big, set up at the first warm-up
+     * @return the same computation on small inputs (up to a few thousand joins each), set up at the first warm-up
      *         run and run for {@link #SMALL_WARMUP_NANOS} at the start of each: real code is compiled while it runs
      *         small inputs, and a recursion first compiled from one deep call runs up to 1.5 times slower, in
      *         sequential code and in every pool (BENCHMARKS.md). Default none: the workload is not a recursion on a
@@ -103,16 +102,6 @@ abstract class ComputeWorkload implements Workload {
      */
     List<ComputeWorkload> smallInstances() {
         return List.of();
-    }
-
-    /**
-     * @return whether a measured run in which a garbage collection happened is run again (up to {@link
-     *         #COLLECTION_TRIES} tries; the last is kept either way): true for a workload whose data a collection
-     *         moves, so that one window does not time a layout the others do not see. Default false: a collection
-     *         that the workload's own allocation causes is part of what it costs.
-     */
-    boolean rejectsCollectionWindows() {
-        return false;
     }
 
     @Override
@@ -142,12 +131,7 @@ abstract class ComputeWorkload implements Workload {
     @Override
     public final List<Value> run(Target t, boolean warmup) {
         if (warmup) warmSmall(t);
-        int tries = warmup || !rejectsCollectionWindows() ? 1 : COLLECTION_TRIES;
-        for (int attempt = 1; ; attempt++) {
-            long collections = collections();
-            List<Value> values = runOnce(t);
-            if (attempt == tries || collections() == collections) return values;
-        }
+        return runOnce(t);
     }
 
     /** Runs the small instances on {@code t} for {@link #SMALL_WARMUP_NANOS}, each result checked. */
@@ -165,14 +149,6 @@ abstract class ComputeWorkload implements Workload {
                 w.verify(w.compute(t));
             }
         } while (System.nanoTime() - start < SMALL_WARMUP_NANOS);
-    }
-
-    private static long collections() {
-        long n = 0;
-        for (GarbageCollectorMXBean b : ManagementFactory.getGarbageCollectorMXBeans()) {
-            n += Math.max(0, b.getCollectionCount()); // -1 where a collector does not count
-        }
-        return n;
     }
 
     private long compute(Target t) {

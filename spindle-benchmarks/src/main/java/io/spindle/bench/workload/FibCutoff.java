@@ -24,7 +24,7 @@ final class FibCutoff extends ComputeWorkload {
         return "fib(" + n + "), sequential below n < " + CUTOFF;
     }
 
-    /** fib(21) to fib(26): 1 to 21 joins above the cutoff each, the leaves' sequential code compiled from them. */
+    /** fib(21) to fib(26): 2 to 33 joins above the cutoff each, and their leaves' sequential code. */
     @Override
     List<ComputeWorkload> smallInstances() {
         List<ComputeWorkload> small = new ArrayList<>();

@@ -54,15 +54,14 @@ import java.util.concurrent.ForkJoinPool;
  *       install), each on every pool and sequentially, for {@code warmup-s} seconds per form. The forms are warmed
  *       in turns of at most 200 ms, so the JIT sees them mixed as in an application. No recursion is first compiled
  *       from one deep call.</li>
- *   <li><b>Trees are built once and settled; windows with a GC are rejected for them.</b> The full-size tree is built
- *       once, before its forms are timed (tree-pair and tree-function share it), then {@code System.gc()} is called
- *       twice (on the default G1 that is a full, compacting collection rather than a young one; it moves the tree into
- *       the old generation where young collections leave it alone) and the sequential ns per node is printed. For
- *       the tree forms a timed window in which a collection happened (the sum of every
- *       {@code GarbageCollectorMXBean.getCollectionCount()} changed) is rejected and re-run, up to 4 tries; the
- *       table counts the rejected windows, and the windows kept with a collection because all 4 tries had one. The
- *       fib forms keep their windows (the young collections that the Pair form's allocation causes are part of what
- *       it costs) and count those with a collection.</li>
+ *   <li><b>Trees are built once and settled.</b> The full-size tree is built once, before its forms are timed
+ *       (tree-pair and tree-function share it), then {@code System.gc()} is called twice (on the default G1 that is
+ *       a full, compacting collection rather than a young one; it moves the tree into the old generation where young
+ *       collections leave it alone) and the sequential ns per node is printed. A timed window with a collection (the
+ *       sum of every {@code GarbageCollectorMXBean.getCollectionCount()} changed) is kept and counted: with the tree
+ *       settled, the collections in a window are those the form's own allocation causes (the {@code Pair} form's,
+ *       FJP's tasks), part of what it costs; re-running such windows, as this probe did at first, kept only the
+ *       windows of the allocating contenders that happened to have none.</li>
  *   <li><b>Every timed run starts from rest.</b> Before each timed run (the sequential one too) the main thread sleeps
  *       {@code rest-ms} (default 20 ms), long enough for every pool's idle workers to have gone to sleep: a pool run
  *       pays its own wake-up, and no other pool's spinning workers take a core from it.</li>
@@ -82,7 +81,9 @@ import java.util.concurrent.ForkJoinPool;
  *       one JVM after the other, with the same arguments. By default the same recursion also runs on a second
  *       Spindle pool and on a ForkJoinPool in the JVM, as in an application that uses both; {@code pools=spindle-1}
  *       builds only the 1-worker pool and times only seq and spindle-1, so that the two runs show what the other
- *       pools' use of the same code costs the first (the rows and columns of the others read "-").</li>
+ *       pools' use of the same code costs the first (the others' rows are left out of the per-form tables, their
+ *       summary columns read "-"). Two things differ besides: the warm-up's steps, each on fewer kinds, are about
+ *       twice as many in the same {@code warmup-s}, and fewer threads are alive.</li>
  *   <li><b>Stated and verified.</b> The first line of output names the JDK ({@code Runtime.version()}),
  *       {@code availableProcessors}, the JVM's flags and the sizes. Every result, warm-up included, is checked; a
  *       wrong sum throws.</li>
@@ -104,7 +105,6 @@ public final class JoinProbe {
 
     private static final int TREE1K_DEPTH = 10;
     private static final int TREE1K_SUMS = 100;
-    private static final int GC_TRIES = 4;
     private static final int ALLOCATION_RUNS = 3;
     private static final long WARMUP_SLICE_NANOS = 200_000_000L;
 
@@ -234,9 +234,6 @@ public final class JoinProbe {
 
         void tearDown() {}
 
-        boolean rejectsGcWindows() {
-            return false;
-        }
 
         /** Runs the full-size input on {@code kind} and checks the result. */
         abstract void run(Kind kind, Pools pools);
@@ -383,11 +380,6 @@ public final class JoinProbe {
         }
 
         @Override
-        boolean rejectsGcWindows() {
-            return true;
-        }
-
-        @Override
         void setUp() {
             root = big != null ? big.get() : Tree.balanced(depth);
         }
@@ -443,11 +435,12 @@ public final class JoinProbe {
         }
         Options o = Options.parse(args);
         System.out.printf(Locale.ROOT, "JoinProbe: JDK %s (%s), availableProcessors=%d, JVM flags %s, fib=%d, tree=%d "
-                        + "(%,d nodes), tree1k=%,d nodes x %d, rounds=%d, warmup-s=%s, rest-ms=%d, forms=%s%n",
+                        + "(%,d nodes), tree1k=%,d nodes x %d, rounds=%d, warmup-s=%s, rest-ms=%d, pools=%s, "
+                        + "forms=%s%n",
                 Runtime.version(), System.getProperty("java.vm.name"), Runtime.getRuntime().availableProcessors(),
                 ManagementFactory.getRuntimeMXBean().getInputArguments(), o.fib(), o.tree(), TreeSum.nodes(o.tree()),
                 TreeSum.nodes(TREE1K_DEPTH), TREE1K_SUMS, o.rounds(), o.warmupSeconds(), o.restMillis(),
-                String.join(",", o.forms()));
+                o.onePool() ? "spindle-1" : "all", String.join(",", o.forms()));
 
         BigTree big = new BigTree(o.tree());
         List<Form> forms = new ArrayList<>();
@@ -515,15 +508,15 @@ public final class JoinProbe {
 
     /** One form's headline figures, for the summary table. */
     private record Summary(String form, double seqMs, Stats s1Seq, Stats s2Seq, Stats fjpSeq, Stats s2Fjp,
-                           double s1NsPerJoin, double s1Bytes, double s2Bytes, double fjpBytes, int rejected,
-                           int keptWithGc) {}
+                           double s1NsPerJoin, double s1Bytes, double s2Bytes, double fjpBytes, int withGc,
+                           int windows) {}
 
     private static Summary measure(Form form, Pools pools, Options o) throws InterruptedException {
         int rounds = o.rounds();
         List<Kind> kinds = pools.kinds();
         double[][] ns = new double[Kind.values().length][rounds];
         int[] poolRuns = new int[Kind.values().length];
-        int[] gc = new int[2]; // rejected, kept with a collection
+        int[] gc = new int[1]; // timed windows with a collection
         boolean all = pools.has(Kind.FJP);
         PoolStats st1 = pools.s1().stats();
         PoolStats st2 = all ? pools.s2().stats() : null;
@@ -587,33 +580,22 @@ public final class JoinProbe {
         }
         System.out.println();
         int windows = rounds * kinds.size();
-        System.out.println(form.rejectsGcWindows()
-                ? String.format(Locale.ROOT, "timed windows with a GC: %d rejected and re-run; %d kept because "
-                        + "all %d tries had one; of %d", gc[0], gc[1], GC_TRIES, windows)
-                : String.format(Locale.ROOT, "timed windows with a GC: %d of %d, kept (fib forms reject none)", gc[1],
-                        windows));
+        System.out.printf(Locale.ROOT, "timed windows with a GC: %d of %d (kept)%n", gc[0], windows);
         return new Summary(form.name, Stats.of(seq).median() / 1e6, s1Seq, s2Seq, fjpSeq, s2Fjp, s1Ns.median(), b1,
-                b2, bf, gc[0], gc[1]);
+                b2, bf, gc[0], windows);
     }
 
-    /** Rests, then times one run of {@code kind}; for a form that rejects them, re-runs windows with a GC. */
+    /** Rests, then times one run of {@code kind}, counting the window if a collection happened in it. */
     private static double timed(Form form, Kind kind, Pools pools, int restMillis, int[] gc, int[] poolRuns)
             throws InterruptedException {
-        for (int attempt = 1; ; attempt++) {
-            if (restMillis > 0) Thread.sleep(restMillis);
-            long g0 = gcCount();
-            long t0 = System.nanoTime();
-            form.run(kind, pools);
-            long t = System.nanoTime() - t0;
-            long g1 = gcCount();
-            poolRuns[kind.ordinal()]++;
-            if (g1 == g0) return t;
-            if (!form.rejectsGcWindows() || attempt == GC_TRIES) {
-                gc[1]++;
-                return t;
-            }
-            gc[0]++;
-        }
+        if (restMillis > 0) Thread.sleep(restMillis);
+        long g0 = gcCount();
+        long t0 = System.nanoTime();
+        form.run(kind, pools);
+        long t = System.nanoTime() - t0;
+        if (gcCount() != g0) gc[0]++;
+        poolRuns[kind.ordinal()]++;
+        return t;
     }
 
     private static double bytesPerJoin(Form form, Kind kind, Pools pools) {
@@ -628,14 +610,14 @@ public final class JoinProbe {
         System.out.println("### Summary (medians of per-round ratios; bytes per join)");
         System.out.println();
         System.out.println("| form | seq ms | spindle-1 ÷ seq | spindle-2 ÷ seq | fjp-2 ÷ seq | spindle-2 ÷ fjp-2 "
-                + "| spindle-1 ns/join | B/join spindle-1 | B/join spindle-2 | B/join fjp-2 | GC windows rejected "
-                + "\\| kept |");
+                + "| spindle-1 ns/join | B/join spindle-1 | B/join spindle-2 | B/join fjp-2 | timed windows with a "
+                + "GC |");
         System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (Summary s : summaries) {
-            System.out.printf(Locale.ROOT, "| %s | %.3f | %.2f | %s | %s | %s | %.2f | %s | %s | %s | %d \\| %d "
+            System.out.printf(Locale.ROOT, "| %s | %.3f | %.2f | %s | %s | %s | %.2f | %s | %s | %s | %d of %d "
                             + "|%n", s.form(), s.seqMs(), s.s1Seq().median(), median(s.s2Seq()),
                     median(s.fjpSeq()), median(s.s2Fjp()), s.s1NsPerJoin(), bytes(s.s1Bytes()), bytes(s.s2Bytes()),
-                    bytes(s.fjpBytes()), s.rejected(), s.keptWithGc());
+                    bytes(s.fjpBytes()), s.withGc(), s.windows());
         }
     }
 

@@ -47,6 +47,7 @@ final class MatMul extends ComputeWorkload {
 
     @Override
     public void tearDown() {
+        super.tearDown();
         a = b = c = null;
     }
 

@@ -29,6 +29,7 @@ final class MergeSort extends ComputeWorkload {
 
     @Override
     public void tearDown() {
+        super.tearDown();
         data = null;
     }
 

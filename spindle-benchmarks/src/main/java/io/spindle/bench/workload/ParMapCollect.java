@@ -54,6 +54,7 @@ final class ParMapCollect extends ComputeWorkload {
 
     @Override
     public void tearDown() {
+        super.tearDown();
         result = null;
     }
 

@@ -39,6 +39,7 @@ final class ParSort extends ComputeWorkload {
 
     @Override
     public void tearDown() {
+        super.tearDown();
         data = null;
         expected = null;
     }

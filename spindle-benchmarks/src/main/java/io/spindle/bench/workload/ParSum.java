@@ -41,6 +41,7 @@ final class ParSum extends ComputeWorkload {
 
     @Override
     public void tearDown() {
+        super.tearDown();
         data = null;
     }
 

@@ -47,6 +47,7 @@ final class TinyInstall extends ComputeWorkload {
 
     @Override
     public void tearDown() {
+        super.tearDown();
         root = null;
     }
 

@@ -91,7 +91,9 @@ final class TreeSum extends ComputeWorkload {
      * Builds the tree, then lets its layout settle: a freshly built tree sums 2-4 times slower than one that
      * collections have moved (BENCHMARKS.md), so rows timed before and after the first young collection would time
      * different trees. {@code System.gc()} (a full, compacting collection on G1) moves it into the old generation,
-     * where the young collections of the runs leave it alone.
+     * where the young collections of the runs leave it alone. (Not under {@code -XX:+DisableExplicitGC} or
+     * {@code -XX:+ExplicitGCInvokesConcurrent}, which a user may pass through {@code SPINDLE_BENCH_JAVA_OPTS}: then
+     * the tree settles only when collections happen to move it.)
      */
     @Override
     public void setUp() {
@@ -108,7 +110,7 @@ final class TreeSum extends ComputeWorkload {
         root = null;
     }
 
-    /** Trees of depth 8 up to 14 (or this one's depth), as often per run when that is more than once. */
+    /** Trees of depth 8 up to 14 (or this one's depth), summed up to 10 times per run when this one sums more. */
     @Override
     List<ComputeWorkload> smallInstances() {
         List<ComputeWorkload> small = new ArrayList<>();
@@ -116,12 +118,6 @@ final class TreeSum extends ComputeWorkload {
             small.add(new TreeSum(name() + "-" + d, d, Math.min(trees, 10), form, false));
         }
         return small;
-    }
-
-    /** A young collection in the window may have moved the tree: the window is run again (see setUp). */
-    @Override
-    boolean rejectsCollectionWindows() {
-        return true;
     }
 
     @Override

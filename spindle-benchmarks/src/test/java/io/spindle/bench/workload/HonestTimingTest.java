@@ -11,92 +11,78 @@ import java.util.concurrent.ForkJoinPool;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The runner's rules for timing a computation as the code it stands for runs (issue 30): warmed on small inputs
- * first, every measured run from rest, and a window with a collection re-run for the workloads whose data it moves.
+ * first, every measured run from rest (BenchTest checks the rest itself).
  */
 class HonestTimingTest {
-    /** A sequential-only computation that records its runs and can ask for collections in its first ones. */
+    /** A sequential-only computation that records what the runner does with it, its small instances included. */
     private static final class Recorded extends ComputeWorkload {
         final List<String> log;
         final List<ComputeWorkload> small = new ArrayList<>();
-        final boolean rejects;
-        int collectFirst;
+        boolean wrongResult;
 
-        Recorded(String name, List<String> log, boolean rejects) {
+        Recorded(String name, List<String> log) {
             super(name);
             this.log = log;
-            this.rejects = rejects;
         }
 
         @Override public String description() { return name(); }
         @Override List<ComputeWorkload> smallInstances() { return small; }
-        @Override boolean rejectsCollectionWindows() { return rejects; }
+        @Override public void setUp() { log.add("setUp " + name()); }
         @Override long onSpindle(ThreadPool pool) { throw new UnsupportedOperationException(); }
         @Override long onFjp(ForkJoinPool pool) { throw new UnsupportedOperationException(); }
-        @Override void verify(long result) {}
+
+        @Override
+        public void tearDown() {
+            super.tearDown();
+            log.add("tearDown " + name());
+        }
 
         @Override
         long onSequential() {
             log.add(name());
-            if (collectFirst > 0) {
-                collectFirst--;
-                System.gc();
-            }
-            return 0;
+            return wrongResult ? -1 : 42;
+        }
+
+        @Override
+        void verify(long result) {
+            expect(name(), result, 42);
         }
     }
 
     @Test
-    void aWarmUpRunRunsTheSmallInstancesBeforeTheFullSize() {
+    void aWarmUpRunRunsTheSmallInstancesFirstAndChecksThem() {
         List<String> log = new ArrayList<>();
-        Recorded w = new Recorded("full", log, false);
-        w.small.add(new Recorded("small-1", log, false));
-        w.small.add(new Recorded("small-2", log, false));
-        w.setUp();
+        Recorded w = new Recorded("full", log);
+        Recorded small1 = new Recorded("small-1", log);
+        w.small.add(small1);
+        w.small.add(new Recorded("small-2", log));
         try (Target t = Target.open(PoolKind.SEQUENTIAL, 1)) {
             w.run(t, true);
-            assertTrue(log.size() >= 3, "log " + log);
-            assertEquals(List.of("small-1", "small-2"), log.subList(0, 2), "the small ones come first");
+            assertEquals(List.of("setUp small-1", "setUp small-2", "small-1", "small-2"), log.subList(0, 4),
+                    "set up once, then run, before the full size");
             assertEquals("full", log.get(log.size() - 1));
             assertEquals(1, log.stream().filter("full"::equals).count());
             log.clear();
+            w.run(t, true);
+            assertFalse(log.stream().anyMatch(s -> s.startsWith("setUp")), "set up only once: " + log);
+            log.clear();
             w.run(t, false);
             assertEquals(List.of("full"), log, "a measured run runs no small instance");
-        } finally {
+            small1.wrongResult = true;
+            assertThrows(IllegalStateException.class, () -> w.run(t, true), "a small result is checked");
+            log.clear();
             w.tearDown();
+            assertEquals(List.of("tearDown small-1", "tearDown small-2", "tearDown full"), log);
         }
     }
 
     @Test
-    void aWindowWithACollectionIsRunAgainOnlyWhereTheWorkloadAsks() {
-        List<String> log = new ArrayList<>();
-        Recorded rejecting = new Recorded("rejecting", log, true);
-        rejecting.collectFirst = 2;
-        Recorded keeping = new Recorded("keeping", log, false);
-        keeping.collectFirst = 2;
-        Recorded always = new Recorded("always", log, true);
-        always.collectFirst = 100;
-        try (Target t = Target.open(PoolKind.SEQUENTIAL, 1)) {
-            rejecting.run(t, false);
-            assertEquals(3, log.size(), "two windows with a collection, then one without: " + log);
-            log.clear();
-            keeping.run(t, false);
-            assertEquals(1, log.size(), "kept with its collection: " + log);
-            log.clear();
-            always.run(t, false);
-            assertEquals(ComputeWorkload.COLLECTION_TRIES, log.size(), "the last try is kept: " + log);
-            log.clear();
-            rejecting.collectFirst = 1;
-            rejecting.run(t, true);
-            assertEquals(1, log.size(), "a warm-up run is never repeated: " + log);
-        }
-    }
-
-    @Test
-    void theJoinWorkloadsWarmSmallAndAreTimedFromRestAndOnlyTreesRejectCollections() {
+    void theRecursionsWarmSmallAndEveryComputationIsTimedFromRest() {
         for (Workload w : Workloads.all(io.spindle.bench.Sizes.quick())) {
             if (!(w instanceof ComputeWorkload c)) {
                 assertFalse(w.timedFromRest(), w.name());
@@ -106,7 +92,6 @@ class HonestTimingTest {
             boolean recursion = c instanceof FibNaive || c instanceof FibCutoff || c instanceof JoinDepth
                     || c instanceof TreeSum;
             assertEquals(recursion, !c.smallInstances().isEmpty(), w.name());
-            assertEquals(c instanceof TreeSum, c.rejectsCollectionWindows(), w.name());
         }
     }
 }

@@ -5,10 +5,14 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** JoinProbe's option parsing only: the probe itself is a manual measurement, never run by the tests. */
+/**
+ * JoinProbe's option parsing, and one tiny run of each pool mode that checks its output's shape: the probe's numbers
+ * are a manual measurement, never checked by the tests.
+ */
 class JoinProbeTest {
     @Test
     void defaultsAndValues() {
@@ -30,5 +34,30 @@ class JoinProbeTest {
             var e = assertThrows(IllegalArgumentException.class, () -> JoinProbe.Options.parse(b[0]), b[0]);
             assertTrue(e.getMessage().contains(b[1]), b[0] + ": " + e.getMessage());
         }
+    }
+
+    @Test
+    void aTinyRunOfEachModePrintsItsSummary() throws Exception {
+        String all = run("forms=fib-pair,tree-function", "fib=8", "tree=6", "rounds=1", "warmup-s=0", "rest-ms=0");
+        assertTrue(all.contains("pools=all"), all);
+        assertTrue(all.contains("| fjp-2 ms |"), all);
+        String one = run("forms=fib-pair,tree-function", "fib=8", "tree=6", "rounds=1", "warmup-s=0", "rest-ms=0",
+                "pools=spindle-1");
+        assertTrue(one.contains("pools=spindle-1"), one);
+        assertTrue(one.contains("| spindle-1 ms |"), one);
+        assertFalse(one.contains("fjp-2 ms") || one.contains("spindle-2 ms"), one);
+        assertTrue(one.lines().anyMatch(l -> l.startsWith("| tree-function |") && l.contains("| - | - | - |")), one);
+    }
+
+    private static String run(String... args) throws Exception {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream out = System.out;
+        System.setOut(new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            JoinProbe.main(args);
+        } finally {
+            System.setOut(out);
+        }
+        return bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
     }
 }

@@ -22,8 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The join workloads (issue 14): each runs and passes its own result check on eager and lazy Spindle pools, on FJP
  * and sequentially, at 1 and 2 workers, and reports exactly the metrics it promises, at its pool's size; at small
- * sizes, so the whole class takes a few seconds. Numbers are checked for shape only (present, non-negative), never
- * for speed.
+ * sizes (each warm-up run also runs the small instances for 100 ms, so the class takes about 10 s). Numbers are
+ * checked for shape only (present, non-negative), never for speed.
  */
 class JoinWorkloadsTest {
     private static final List<String> JOIN_WORKLOADS = List.of("join-depth-20", "fib-naive", "fib-naive-fn",
