@@ -96,9 +96,9 @@ abstract class ComputeWorkload implements Workload {
     /**
      * @return the same computation on small inputs (up to a few thousand joins each), set up at the first warm-up
      *         run and run for {@link #SMALL_WARMUP_NANOS} at the start of each: real code is compiled while it runs
-     *         small inputs, and a recursion first compiled from one deep call runs up to 1.5 times slower, in
-     *         sequential code and in every pool (BENCHMARKS.md). Default none: the workload is not a recursion on a
-     *         size.
+     *         small inputs, and a recursion that C2 first compiles from one deep call can be compiled differently
+     *         (an outside review measured fib(30) 1.5 times slower that way, in sequential code and in every pool).
+     *         Default none: the workload is not a recursion on a size.
      */
     List<ComputeWorkload> smallInstances() {
         return List.of();

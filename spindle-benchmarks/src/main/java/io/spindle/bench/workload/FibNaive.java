@@ -45,7 +45,9 @@ final class FibNaive extends ComputeWorkload {
     @Override
     List<ComputeWorkload> smallInstances() {
         List<ComputeWorkload> small = new ArrayList<>();
-        for (int m = Math.min(12, n); m <= Math.min(20, n); m++) small.add(new FibNaive(name() + "-" + m, m, viaFunction));
+        for (int m = Math.min(12, n); m <= Math.min(20, n); m++) {
+            small.add(new FibNaive(name() + "-" + m, m, viaFunction));
+        }
         return small;
     }
 
