@@ -88,10 +88,12 @@ final class TreeSum extends ComputeWorkload {
     }
 
     /**
-     * Builds the tree, then lets its layout settle: a freshly built tree sums 2-4 times slower than one that
-     * collections have moved (BENCHMARKS.md), so rows timed before and after the first young collection would time
-     * different trees. {@code System.gc()} (a full, compacting collection on G1) moves it into the old generation,
-     * where the young collections of the runs leave it alone. (Not under {@code -XX:+DisableExplicitGC} or
+     * Builds the tree, then lets its layout settle: where a collection moves the tree its sequential sum changes
+     * (an outside review measured a fresh tree 2-4 times slower than one that young collections had moved), so rows
+     * timed before and after the first young collection would time different trees. {@code System.gc()} (a full,
+     * compacting collection on G1) moves it into the old generation, where the young collections of the runs leave
+     * it alone. The layout it ends in still differs from one JVM to the next (BENCHMARKS.md, "Closing runs (issue
+     * 30)": 25 to 161 ms for 2^24 nodes). (Not under {@code -XX:+DisableExplicitGC} or
      * {@code -XX:+ExplicitGCInvokesConcurrent}, which a user may pass through {@code SPINDLE_BENCH_JAVA_OPTS}: then
      * the tree settles only when collections happen to move it.)
      */
