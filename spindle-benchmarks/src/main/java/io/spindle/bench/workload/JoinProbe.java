@@ -456,8 +456,8 @@ public final class JoinProbe {
         }
 
         ForkJoinPool fjp = o.onePool() ? null : new ForkJoinPool(2);
-        ThreadPool s2 = o.onePool() ? null : ThreadPool.builder().threads(2).build();
-        try (ThreadPool s1 = ThreadPool.builder().threads(1).build()) {
+        try (ThreadPool s1 = ThreadPool.builder().threads(1).build();
+             ThreadPool s2 = o.onePool() ? null : ThreadPool.builder().threads(2).build()) { // null: not closed
             Pools pools = o.onePool() ? new Pools(s1, null, null, List.of(Kind.SEQ, Kind.S1))
                     : new Pools(s1, s2, fjp, List.of(Kind.values()));
             warmUp(forms, pools, o.warmupSeconds());
@@ -473,7 +473,6 @@ public final class JoinProbe {
             }
             printSummary(summaries);
         } finally {
-            if (s2 != null) s2.close();
             if (fjp != null) fjp.shutdown();
         }
     }

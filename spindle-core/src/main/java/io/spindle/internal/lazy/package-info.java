@@ -103,9 +103,9 @@
  *       StoreLoad fence included (JDK 17 to 25), because the stored object is in another region and the array's card
  *       is not a young one; in a young array the barrier stops at that card check. A worker's arrays live as long as
  *       its pool, so any application that runs long enough, or calls {@code System.gc()}, ends up with old ones:
- *       fib(30) on one worker then ran 9-17 times slower than sequential code instead of 4 (BENCHMARKS.md). So the heartbeat
- *       (LZ3) replaces the two arrays with fresh copies, young by construction, at its first clock read at least
- *       {@code LazyWorker.FRAME_RENEWAL_NANOS} (1 ms) after the last renewal: a young object is tenured only after
+ *       fib(30) on one worker then ran 9-17 times slower than sequential code instead of 4 (BENCHMARKS.md). So the
+ *       heartbeat (LZ3) replaces the two arrays with fresh copies, young by construction, at its first clock read at
+ *       least {@code LazyWorker.FRAME_RENEWAL_NANOS} (1 ms) after the last renewal: a young object is tenured only after
  *       surviving several collections (or one that overflows the survivor space), so an array is old for at most
  *       about that long while joins run, at a cost of two small arrays per millisecond of joining and nothing for an
  *       idle worker. A stack of 128 frames or more (its capacity: a power of two) is renewed every 8 µs per frame
@@ -114,9 +114,9 @@
  *       up to a power of two, at least 64) when it is four times that or more, or when it is above 32,768 frames and
  *       the fitting size is not, so that one deep recursion does not leave big, rarely renewed arrays for the rest of
  *       the pool's life; and one deeper than 16,384 frames is not renewed (G1 would allocate copies of more than
- *       32,768 frames as humongous objects, old from birth). The
- *       renewal's time is recorded before it allocates, so a renewal that fails is retried an interval later, not at
- *       every join. Every new array is made before any replaces its old one, so a failure to allocate changes
+ *       32,768 frames as humongous objects, old from birth). The renewal's time is recorded before it allocates, so
+ *       a renewal that fails is retried an interval later, not at every join.
+ *       Every new array is made before any replaces its old one, so a failure to allocate changes
  *       nothing (LZ5); the new arrays hold the same frames, and only the owner reads or writes them (LZ2: thieves
  *       see only promoted jobs, and no join holds an array across a call that may beat), so a renewal needs no
  *       synchronization and may come at any depth of the stack. Otherwise {@code promoted} is written only at
