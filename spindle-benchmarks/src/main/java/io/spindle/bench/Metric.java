@@ -25,8 +25,9 @@ public enum Metric {
     PROMOTIONS("promotions", "PoolStats.promotions() delta over a run: join halves the lazy joins made stealable "
             + "(Spindle pools only; 0 with eager joins)"),
     REQUESTS_PER_S("requests_per_s", "IO workloads: requests answered per second of wall time (higher is better)"),
-    CPU_US_PER_REQUEST("cpu_us_per_request", "IO workloads: server CPU time (the process's, less the client "
-            + "thread's) / requests answered, µs"),
+    CPU_US_PER_REQUEST("cpu_us_per_request", "IO workloads: server CPU time (the runner "
+            + "process's, less the runner thread's, which waits for the load generator, or is echo-mux's client) / "
+            + "requests answered, µs"),
     DELAY_MS("delay_ms", "io-starvation: round trip of a request whose channel's owning worker is busy with a "
             + "long task, ms"),
     IDLE_WORKER_CPU_MS("idle_worker_cpu_ms", "echo-idle: CPU time of the Spindle pool's worker threads with idle "

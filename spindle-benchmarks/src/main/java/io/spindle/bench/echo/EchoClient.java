@@ -12,14 +12,17 @@ import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The one client of every IO workload, on the calling thread alone, driving any server the same way: N loopback
- * connections multiplexed by one selector, one 64-byte request in flight per connection (ping-pong), each answer
- * checked byte for byte against its request, each round trip timed from just before the request's write to just
- * after the last byte of its answer was read. Requests differ by connection and sequence number, so an answer from
- * the wrong connection or a stale one fails the run.
+ * The in-process client of the IO workloads ({@code echo-mux-16conn}, {@code echo-idle-50conn}, io-starvation and the
+ * tests; the other echo rows use a {@link LoadGenerator} process), on the calling thread alone, driving any server the
+ * same way: N loopback connections multiplexed by one selector, one 64-byte request in flight per connection
+ * (ping-pong), each answer checked byte for byte against its request, each round trip timed from just before the
+ * request's write to just after the last byte of its answer was read. Requests differ by connection and sequence
+ * number, so an answer from the wrong connection or a stale one fails the run.
  *
  * <p>The client is closed-loop (the next request waits for the answer), so a slow answer delays the ones after it
- * instead of piling up; the sparse runs pace requests on a fixed schedule and are far from saturation.
+ * instead of piling up; paced runs send on a fixed schedule and are far from saturation. One thread multiplexing every
+ * connection sends the next requests of all the answers one select returned in a burst, which a selector server then
+ * reads in one wake-up: it flatters such servers against a thread per connection (BENCHMARKS.md, issue 29).
  */
 public final class EchoClient implements AutoCloseable {
     /** A server that has not answered for this long has lost a wake-up: fail rather than hang. */

@@ -14,15 +14,14 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The server's CPU time in the IO workloads, where the client runs in the same JVM on one thread: the CPU time of
- * the whole process less that of the client thread, read by the client thread itself.
- *
- * <p>Why one client thread in the runner's JVM rather than a client JVM: every server is driven by the same client
- * code in the same way, and on 2 cores one client thread takes at most one core from the server, as a client process
- * would; a second JVM would add its own JIT and GC threads competing for the cores at random moments, and a protocol to
- * hand the numbers back. What the server does costs it, GC and JIT included: the process's time counts every thread,
- * not only the server's (whose threads, for virtual threads or Netty, we cannot all name). The other contenders of
- * the run are idle meanwhile (their pools asleep, their servers closed), which is part of the reading.
+ * The server's CPU time in the IO workloads: the CPU time of the whole process less that of the calling thread, read
+ * by that thread. The server runs in the runner's JVM; the caller is either the runner's thread, which waits for a
+ * {@link LoadGenerator} in a JVM of its own to answer (the echo rows since issue 29: independent clients, in their own
+ * process, as servers are loaded), or the one {@link EchoClient} thread that multiplexes every connection in the
+ * runner's JVM ({@code echo-mux-16conn}, and {@code echo-idle-50conn}, whose connections send nothing). What the server does costs it, GC and JIT
+ * included: the process's time counts every thread, not only the server's (whose threads, for virtual threads or
+ * Netty, we cannot all name). The other contenders of the run are idle meanwhile (their pools asleep, their servers
+ * closed), which is part of the reading.
  *
  * <p>Where: Linux's per-thread {@code /proc/self/task/<tid>/schedstat}, nanoseconds on CPU, for every thread of the
  * process except the caller's own, which is left out by its tid ({@code /proc/thread-self}). The JDK's process CPU time

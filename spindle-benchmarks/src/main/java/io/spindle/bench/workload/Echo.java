@@ -8,6 +8,8 @@ import io.spindle.bench.Value;
 import io.spindle.bench.echo.Compute;
 import io.spindle.bench.echo.EchoClient;
 import io.spindle.bench.echo.EchoServer;
+import io.spindle.bench.echo.LoadGenerator;
+import io.spindle.bench.echo.LoadGeneratorProcess;
 import io.spindle.bench.echo.ServerCpu;
 
 import java.io.IOException;
@@ -18,14 +20,21 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The loopback echo workloads of issue 15, each on a fresh server per run ({@link EchoServer}: Spindle's pool with
- * {@code ThreadPool.io()}, and the baselines of {@link PoolKind#isIoServer()}), driven by the one {@link EchoClient}
- * on the runner's thread; the server's CPU is the process's less the client thread's ({@link ServerCpu}).
+ * {@code ThreadPool.io()}, and the baselines of {@link PoolKind#isIoServer()}). Since issue 29 they are driven the way
+ * servers are loaded: by a {@link LoadGenerator} in a JVM of its own, one blocking client thread per connection, and
+ * the server's CPU is the runner's process's less the runner thread's ({@link ServerCpu}), which only waits for the
+ * generator's answer meanwhile. Both processes share the machine's cores, the same for every server.
  * <ul>
- * <li>{@code echo-1conn}, {@code echo-16conn}, {@code echo-128conn} (group {@code echo}): 64-byte ping-pong on that
- *     many connections for a window: requests/s, round-trip p50/p99, server CPU per request;</li>
- * <li>{@code echo-sparse-1ms}, {@code echo-sparse-10ms} (group {@code echo-sparse}): one connection, one request
- *     every 1 / 10 ms: round-trip p50/p99, server CPU per request, and the server's CPU % over the whole run, which
- *     is mostly the idle time between requests;</li>
+ * <li>{@code echo-1conn}, {@code echo-16conn}, {@code echo-64conn}, {@code echo-256conn} (group {@code echo}):
+ *     64-byte ping-pong on that many connections for a window: requests/s, round-trip p50/p99, server CPU per
+ *     request;</li>
+ * <li>{@code echo-mux-16conn} (group {@code echo}): as echo-16conn, but all connections multiplexed by one client
+ *     thread in the runner's JVM ({@link EchoClient}), the client of issue 15, kept for comparison: its one
+ *     {@code epoll_wait} turns the answers of a wake-up into a burst of requests, which flatters selector servers;</li>
+ * <li>{@code echo-sparse-1ms}, {@code echo-sparse-10ms}, {@code echo-sparse-16conn-1ms},
+ *     {@code echo-sparse-16conn-10ms} (group {@code echo-sparse}): one or 16 connections, each sending one request
+ *     every 1 / 10 ms: round-trip p50/p99, server CPU per request, and the server's CPU % over the whole run, which is
+ *     mostly the idle time between requests;</li>
  * <li>{@code echo-compute}: as echo on 16 connections, each request running a ~100 µs fork-join computation
  *     ({@link Compute}) before it is answered.</li>
  * </ul>
@@ -40,20 +49,31 @@ final class Echo implements Workload {
 
     enum Shape { PING_PONG, SPARSE, COMPUTE }
 
+    /** Who sends the requests. */
+    enum Client {
+        /** A {@link LoadGenerator} process, one blocking client thread per connection. */
+        PROCESS,
+        /** One {@link EchoClient} thread in the runner's JVM multiplexing every connection. */
+        MULTIPLEXED
+    }
+
     private final String name;
     private final String group;
     private final Shape shape;
+    private final Client client;
     private final int connections;
     private final long windowNanos;
     private final long periodNanos;
     private final int requests;
     private Compute compute;
+    private LoadGeneratorProcess generator;
 
-    private Echo(String name, String group, Shape shape, int connections, long windowNanos, long periodNanos,
-                 int requests) {
+    private Echo(String name, String group, Shape shape, Client client, int connections, long windowNanos,
+                 long periodNanos, int requests) {
         this.name = name;
         this.group = group;
         this.shape = shape;
+        this.client = client;
         this.connections = connections;
         this.windowNanos = windowNanos;
         this.periodNanos = periodNanos;
@@ -62,19 +82,26 @@ final class Echo implements Workload {
 
     /** echo on {@code connections} connections, a window of {@code windowMillis} per run. */
     static Echo pingPong(int connections, int windowMillis) {
-        return new Echo("echo-" + connections + "conn", "echo", Shape.PING_PONG, connections,
+        return new Echo("echo-" + connections + "conn", "echo", Shape.PING_PONG, Client.PROCESS, connections,
                 TimeUnit.MILLISECONDS.toNanos(windowMillis), 0, 0);
     }
 
-    /** echo-sparse: {@code requests} requests, one every {@code periodMillis}. */
-    static Echo sparse(int periodMillis, int requests) {
-        return new Echo("echo-sparse-" + periodMillis + "ms", "echo-sparse", Shape.SPARSE, 1, 0,
-                TimeUnit.MILLISECONDS.toNanos(periodMillis), requests);
+    /** echo-mux: as {@link #pingPong}, the connections multiplexed by one client thread in the runner's JVM. */
+    static Echo multiplexed(int connections, int windowMillis) {
+        return new Echo("echo-mux-" + connections + "conn", "echo", Shape.PING_PONG, Client.MULTIPLEXED, connections,
+                TimeUnit.MILLISECONDS.toNanos(windowMillis), 0, 0);
+    }
+
+    /** echo-sparse: {@code requests} requests on each of {@code connections}, one every {@code periodMillis}. */
+    static Echo sparse(int connections, int periodMillis, int requests) {
+        String conns = connections == 1 ? "" : connections + "conn-";
+        return new Echo("echo-sparse-" + conns + periodMillis + "ms", "echo-sparse", Shape.SPARSE, Client.PROCESS,
+                connections, 0, TimeUnit.MILLISECONDS.toNanos(periodMillis), requests);
     }
 
     /** echo-compute: {@link #COMPUTE_CONNECTIONS} connections, a window of {@code windowMillis} per run. */
     static Echo compute(int windowMillis) {
-        return new Echo("echo-compute", "echo-compute", Shape.COMPUTE, COMPUTE_CONNECTIONS,
+        return new Echo("echo-compute", "echo-compute", Shape.COMPUTE, Client.PROCESS, COMPUTE_CONNECTIONS,
                 TimeUnit.MILLISECONDS.toNanos(windowMillis), 0, 0);
     }
 
@@ -90,16 +117,21 @@ final class Echo implements Workload {
 
     @Override
     public String description() {
+        String clients = client == Client.PROCESS
+                ? "a load generator process, one blocking client thread per connection; server CPU = the server "
+                        + "process's"
+                : "one client thread in the runner's JVM multiplexing them; server CPU = process CPU less the client "
+                        + "thread's";
+        String conns = connections + " connection" + (connections == 1 ? "" : "s");
         return switch (shape) {
-            case PING_PONG -> String.format("loopback echo of 64 B, ping-pong on %d connection%s for %.1f s; one "
-                    + "client thread in the runner's JVM; server CPU = process CPU less the client thread's",
-                    connections, connections == 1 ? "" : "s", windowNanos / 1e9);
-            case SPARSE -> String.format("loopback echo of 64 B, one connection, one request every %d ms, %d requests;"
-                    + " cpu_percent: server CPU / wall time over the run, mostly the idle time between requests",
-                    TimeUnit.NANOSECONDS.toMillis(periodNanos), requests);
-            case COMPUTE -> String.format("loopback echo of 64 B on %d connections for %.1f s, each request running a "
-                    + "~100 µs fork-join sum first (Spindle: joins in the IO completion stage; baselines: a "
-                    + "RecursiveTask on their ForkJoinPool)", connections, windowNanos / 1e9);
+            case PING_PONG -> String.format("loopback echo of 64 B, ping-pong on %s for %.1f s; %s", conns,
+                    windowNanos / 1e9, clients);
+            case SPARSE -> String.format("loopback echo of 64 B, %s, each sending one request every %d ms, %d "
+                    + "requests each; cpu_percent: server CPU / wall time over the run, mostly the idle time between "
+                    + "requests; %s", conns, TimeUnit.NANOSECONDS.toMillis(periodNanos), requests, clients);
+            case COMPUTE -> String.format("loopback echo of 64 B on %s for %.1f s, each request running a ~100 µs "
+                    + "fork-join sum first (Spindle: joins in the IO completion stage; baselines: a RecursiveTask on "
+                    + "their ForkJoinPool); %s", conns, windowNanos / 1e9, clients);
         };
     }
 
@@ -126,6 +158,13 @@ final class Echo implements Workload {
     @Override
     public void setUp() {
         if (shape == Shape.COMPUTE) compute = Compute.calibrate();
+        if (client == Client.PROCESS) {
+            try {
+                generator = LoadGeneratorProcess.start();
+            } catch (IOException e) {
+                throw new UncheckedIOException(name + ": the load generator did not start", e);
+            }
+        }
     }
 
     /** For tests: echo-compute with a computation of a size of their own instead of the calibrated one. */
@@ -136,40 +175,72 @@ final class Echo implements Workload {
     @Override
     public void tearDown() {
         compute = null;
+        if (generator != null) {
+            try {
+                generator.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } finally {
+                generator = null;
+            }
+        }
     }
 
     @Override
     public List<Value> run(Target t, boolean warmup) {
-        try (EchoServer server = EchoServer.start(t, shape == Shape.COMPUTE ? compute : null);
-             EchoClient client = EchoClient.connect(server.address(), connections)) {
-            client.roundTrip(0); // the server has accepted and served this connection: no start-up in the window
+        try (EchoServer server = EchoServer.start(t, shape == Shape.COMPUTE ? compute : null)) {
+            Measured m = client == Client.PROCESS ? fromProcess(server, warmup) : fromThisJvm(server);
+            int n = t.threads();
+            double cpuPerRequest = m.cpuNanos / 1e3 / m.requests;
+            List<Value> values = new ArrayList<>(4);
+            if (shape != Shape.SPARSE) {
+                values.add(new Value(Metric.REQUESTS_PER_S, n, m.requests * 1e9 / m.wallNanos));
+            }
+            values.add(new Value(Metric.LATENCY_P50_US, n, m.p50Nanos / 1e3));
+            values.add(new Value(Metric.LATENCY_P99_US, n, m.p99Nanos / 1e3));
+            values.add(new Value(Metric.CPU_US_PER_REQUEST, n, cpuPerRequest));
+            if (shape == Shape.SPARSE) values.add(new Value(Metric.CPU_PERCENT, n, 100.0 * m.cpuNanos / m.wallNanos));
+            return values;
+        } catch (IOException e) {
+            throw new UncheckedIOException(name + " on " + t.kind().id() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A measured window: requests answered, its length, round-trip percentiles, and the server's CPU over it. */
+    private record Measured(int requests, long wallNanos, double p50Nanos, double p99Nanos, long cpuNanos) {}
+
+    private Measured fromProcess(EchoServer server, boolean warmup) throws IOException {
+        if (generator == null) throw new IllegalStateException(name + ": run before setUp");
+        generator.connect(server.address(), connections); // each served once: no accept or start-up in the window
+        try {
             if (warmup && shape == Shape.SPARSE) {
                 // At one request per period the JIT takes tens of seconds to compile a server's path (its thresholds
                 // count invocations), so short paced warm-ups would leave compilation inside the measured runs, and
                 // charge it to the servers with the most Java code on their path. A burst first compiles it.
-                client.pingPong(SPARSE_WARMUP_BURST_NANOS);
+                generator.pingPong(SPARSE_WARMUP_BURST_NANOS);
             }
             Pace.parkUntil(System.nanoTime() + SETTLE_NANOS);
             long cpu0 = ServerCpu.besidesCallerNanos();
-            EchoClient.Outcome o = shape == Shape.SPARSE
-                    ? client.paced(periodNanos, warmup ? Math.min(requests, 50) : requests)
-                    : client.pingPong(windowNanos);
+            LoadGeneratorProcess.Outcome o = shape == Shape.SPARSE
+                    ? generator.paced(periodNanos, warmup ? Math.min(requests, 50) : requests)
+                    : generator.pingPong(windowNanos);
             long cpu = ServerCpu.besidesCallerNanos() - cpu0;
-            int n = t.threads();
-            double cpuPerRequest = cpu / 1e3 / o.requests();
-            double p50 = Stats.percentile(o.latencies(), 50) / 1e3;
-            double p99 = Stats.percentile(o.latencies(), 99) / 1e3;
-            List<Value> values = new ArrayList<>(4);
-            if (shape != Shape.SPARSE) {
-                values.add(new Value(Metric.REQUESTS_PER_S, n, o.requests() * 1e9 / o.wallNanos()));
-            }
-            values.add(new Value(Metric.LATENCY_P50_US, n, p50));
-            values.add(new Value(Metric.LATENCY_P99_US, n, p99));
-            values.add(new Value(Metric.CPU_US_PER_REQUEST, n, cpuPerRequest));
-            if (shape == Shape.SPARSE) values.add(new Value(Metric.CPU_PERCENT, n, 100.0 * cpu / o.wallNanos()));
-            return values;
-        } catch (IOException e) {
-            throw new UncheckedIOException(name + " on " + t.kind().id() + ": " + e.getMessage(), e);
+            return new Measured(o.requests(), o.wallNanos(), o.p50Nanos(), o.p99Nanos(), cpu);
+        } finally {
+            generator.disconnect();
+        }
+    }
+
+    /** The multiplexing client, ping-pong only (the rows of {@link #multiplexed}). */
+    private Measured fromThisJvm(EchoServer server) throws IOException {
+        try (EchoClient c = EchoClient.connect(server.address(), connections)) {
+            c.roundTrip(0); // the server has accepted and served this connection: no start-up in the window
+            Pace.parkUntil(System.nanoTime() + SETTLE_NANOS);
+            long cpu0 = ServerCpu.besidesCallerNanos();
+            EchoClient.Outcome o = c.pingPong(windowNanos);
+            long cpu = ServerCpu.besidesCallerNanos() - cpu0;
+            return new Measured(o.requests(), o.wallNanos(), Stats.percentile(o.latencies(), 50),
+                    Stats.percentile(o.latencies(), 99), cpu);
         }
     }
 }

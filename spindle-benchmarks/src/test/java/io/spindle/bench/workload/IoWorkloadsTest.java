@@ -22,8 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * speed. The compute and join workloads do not run on the IO baselines, and the IO workloads not on fjp.
  */
 class IoWorkloadsTest {
-    private static final List<String> IO_WORKLOADS = List.of("echo-1conn", "echo-16conn", "echo-128conn",
-            "echo-sparse-1ms", "echo-sparse-10ms", "echo-idle-50conn", "echo-compute", "io-starvation");
+    private static final List<String> IO_WORKLOADS = List.of("echo-1conn", "echo-16conn", "echo-64conn",
+            "echo-256conn", "echo-mux-16conn", "echo-sparse-1ms", "echo-sparse-10ms", "echo-sparse-16conn-1ms",
+            "echo-sparse-16conn-10ms", "echo-idle-50conn", "echo-compute", "io-starvation");
 
     private static List<Workload> io() {
         return Workloads.all(Sizes.quick(), 1_000).stream().filter(w -> IO_WORKLOADS.contains(w.name())).toList();
