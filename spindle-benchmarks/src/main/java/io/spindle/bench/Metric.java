@@ -25,8 +25,8 @@ public enum Metric {
     PROMOTIONS("promotions", "PoolStats.promotions() delta over a run: join halves the lazy joins made stealable "
             + "(Spindle pools only; 0 with eager joins)"),
     REQUESTS_PER_S("requests_per_s", "IO workloads: requests answered per second of wall time (higher is better)"),
-    CPU_US_PER_REQUEST("cpu_us_per_request", "IO workloads: server CPU time (the runner "
-            + "process's, less the runner thread's, which waits for the load generator, or is echo-mux's client) / "
+    CPU_US_PER_REQUEST("cpu_us_per_request", "IO workloads: server CPU time (the runner process's, less the runner "
+            + "thread's, which waits for the load generator or is echo-mux's client, and the JIT compiler threads') / "
             + "requests answered, µs"),
     DELAY_MS("delay_ms", "io-starvation: round trip of a request whose channel's owning worker is busy with a "
             + "long task, ms"),

@@ -36,7 +36,8 @@ import java.util.concurrent.locks.LockSupport;
  *       {@code done <requests> <wall ns> <p50 ns> <p99 ns>}, round trips from just before a request's write to just
  *       after its answer's last byte.</li>
  *   <li>{@code paced <period µs> <requests>}: every client sends {@code requests} requests, one per period, the
- *       clients' schedules spread evenly over the period; answers as {@code pingpong}.</li>
+ *       clients' schedules spread evenly over the period; answers as {@code pingpong}. A request sent late (its
+ *       predecessor's answer came after it was due) is timed from when it was due.</li>
  *   <li>{@code close}: closes every connection; answers {@code closed}.</li>
  * </ul>
  * A server that does not answer a request within {@link #REPLY_TIMEOUT_MILLIS} fails the command: a lost wake-up in a
@@ -79,6 +80,10 @@ public final class LoadGenerator {
             case "paced" -> {
                 long period = Long.parseLong(words[1]) * 1_000L;
                 int requests = Integer.parseInt(words[2]);
+                if (period <= 0 || requests <= 0) {
+                    throw new IllegalArgumentException("paced needs a period and a count above 0, got " + words[1]
+                            + " µs and " + words[2]);
+                }
                 int n = clients.size();
                 return run((c, start) -> c.paced(start + period * c.index / n, period, requests));
             }
@@ -92,11 +97,12 @@ public final class LoadGenerator {
 
     private void connect(int port, int n) throws IOException {
         if (!clients.isEmpty()) throw new IllegalStateException("already connected: " + clients.size());
+        if (n <= 0) throw new IllegalArgumentException("connections must be above 0, got " + n);
         InetSocketAddress server = new InetSocketAddress("127.0.0.1", port);
         for (int i = 0; i < n; i++) {
             Client c = new Client(i, server);
             clients.add(c);
-            c.roundTrip(); // served once: accepted and read, before the next is opened
+            c.roundTrip(Long.MAX_VALUE); // served once: accepted and read, before the next is opened
         }
     }
 
@@ -117,23 +123,31 @@ public final class LoadGenerator {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         long[] startAt = new long[1];
         List<Thread> threads = new ArrayList<>(clients.size());
-        for (Client c : clients) {
-            Thread t = new Thread(null, () -> {
-                try {
-                    ready.countDown();
-                    go.await();
-                    phase.run(c, startAt[0]);
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                    c.close(); // the server sees the client go; the others finish their phase
-                }
-            }, "client-" + c.index, 256 * 1024);
-            threads.add(t);
-            t.start();
+        boolean[] abort = new boolean[1]; // published by go's count-down, as startAt is
+        try {
+            for (Client c : clients) {
+                Thread t = new Thread(null, () -> {
+                    try {
+                        ready.countDown();
+                        go.await();
+                        if (!abort[0]) phase.run(c, startAt[0]);
+                    } catch (Throwable e) {
+                        failure.compareAndSet(null, e);
+                        c.close(); // the server sees the client go; the others finish their phase
+                    }
+                }, "client-" + c.index, 256 * 1024);
+                t.setDaemon(true); // a client left behind by a failure must not keep this process alive
+                threads.add(t);
+                t.start();
+            }
+            ready.await();
+            startAt[0] = System.nanoTime(); // published to the clients by go's count-down
+        } catch (Throwable startFailed) {
+            abort[0] = true; // a thread did not start: those that did leave at once
+            throw startFailed;
+        } finally {
+            go.countDown();
         }
-        ready.await();
-        startAt[0] = System.nanoTime(); // published to the clients by go's count-down
-        go.countDown();
         for (Thread t : threads) t.join();
         long wall = System.nanoTime() - startAt[0];
         if (failure.get() != null) {
@@ -183,7 +197,7 @@ public final class LoadGenerator {
         void pingPong(long endNanos) throws IOException {
             count = 0;
             while (System.nanoTime() - endNanos < 0) {
-                record(roundTrip());
+                record(roundTrip(Long.MAX_VALUE));
             }
         }
 
@@ -194,12 +208,16 @@ public final class LoadGenerator {
                 for (long left; (left = due - System.nanoTime()) > 0; ) {
                     LockSupport.parkNanos(left);
                 }
-                record(roundTrip());
+                record(roundTrip(due));
             }
         }
 
-        /** @return the round trip of one request, ns */
-        long roundTrip() throws IOException {
+        /**
+         * @param dueNanos when the request was due: a request sent late (the answer before it came late) is timed
+         *                 from then, so the wait it spent behind its predecessor counts (no coordinated omission)
+         * @return the round trip of one request, ns
+         */
+        long roundTrip(long dueNanos) throws IOException {
             long seq = ++sequence;
             for (int k = 0; k < sent.length; k++) {
                 sent[k] = (byte) (seq * 31 + index * 131 + k); // distinct per connection and request
@@ -208,11 +226,17 @@ public final class LoadGenerator {
             out.write(sent);
             int got = 0;
             while (got < received.length) {
-                int n = in.read(received, got, received.length - got); // SocketTimeoutException after the timeout
+                int n;
+                try {
+                    n = in.read(received, got, received.length - got);
+                } catch (java.net.SocketTimeoutException e) {
+                    throw new IOException("connection " + index + ": no answer to request " + seq + " within "
+                            + REPLY_TIMEOUT_MILLIS + " ms (a lost wake-up in the server?)", e);
+                }
                 if (n < 0) throw new IOException("the server closed connection " + index);
                 got += n;
             }
-            long rtt = System.nanoTime() - start;
+            long rtt = System.nanoTime() - Math.min(start, dueNanos);
             if (!Arrays.equals(received, sent)) {
                 throw new IOException("connection " + index + ": the answer differs from request " + seq);
             }

@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
  * The runner's handle on a {@link LoadGenerator} in a JVM of its own: the same java and class path as the runner,
  * started once per workload and reused by every server of it, so the clients' code is compiled once for all of them.
  * The child runs with the serial collector and small stacks: a client process should take from the shared cores what
- * its requests cost, not a concurrent collector's threads.
+ * its requests cost, not a concurrent collector's threads. The runner's warm-up runs warm the child's code too (with
+ * {@code --warmup 0 --warmup-ms 0} the first server's first measured run meets a client still being compiled).
  *
  * <p>The calling thread waits for each answer in a blocking read of the child's output, so it spends next to no CPU
  * while the clients run: {@link ServerCpu#besidesCallerNanos()}, read on this thread, is the server's process alone.
@@ -40,9 +41,11 @@ public final class LoadGeneratorProcess implements AutoCloseable {
 
     /** Starts a load generator JVM. */
     public static LoadGeneratorProcess start() throws IOException {
+        // The JVM's own messages (warnings print to standard output by default) go to standard error: standard output
+        // carries only the generator's answers, one per command.
         List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:+UseSerialGC", "-Xss256k", "-cp", System.getProperty("java.class.path"),
-                LoadGenerator.class.getName());
+                "-XX:+UseSerialGC", "-Xss256k", "-Xlog:disable", "-Xlog:all=warning:stderr", "-cp",
+                System.getProperty("java.class.path"), LoadGenerator.class.getName());
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         return new LoadGeneratorProcess(p);
     }
@@ -99,6 +102,8 @@ public final class LoadGeneratorProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
+        } finally {
+            answers.close();
         }
     }
 }

@@ -18,13 +18,20 @@ import java.util.Set;
  * by that thread. The server runs in the runner's JVM; the caller is either the runner's thread, which waits for a
  * {@link LoadGenerator} in a JVM of its own to answer (the echo rows since issue 29: independent clients, in their own
  * process, as servers are loaded), or the one {@link EchoClient} thread that multiplexes every connection in the
- * runner's JVM ({@code echo-mux-16conn}, and {@code echo-idle-50conn}, whose connections send nothing). What the server does costs it, GC and JIT
- * included: the process's time counts every thread, not only the server's (whose threads, for virtual threads or
- * Netty, we cannot all name). The other contenders of the run are idle meanwhile (their pools asleep, their servers
- * closed), which is part of the reading.
+ * runner's JVM ({@code echo-mux-16conn}, and {@code echo-idle-50conn}, whose connections send nothing). What the
+ * server does costs it, GC included: the process's time counts every thread, not only the server's (whose threads,
+ * for virtual threads or Netty, we cannot all name). The other contenders of the run are idle meanwhile (their pools
+ * asleep, their servers closed), which is part of the reading.
+ *
+ * <p>The JIT's compiler threads are left out (issue 29's review): compiling is a start-up cost that a server which
+ * runs for long does not pay per request, and under sparse traffic the paths a paced request takes (a worker's sleep,
+ * a watchdog's tick) run a few times per request, so they were still being compiled in measured windows of a few
+ * milliseconds of server CPU, unevenly between servers (up to 43 µs per request, a quarter of a row). They are named
+ * by their thread names, {@code C1 CompilerThre…} and {@code C2 CompilerThre…} ({@code comm} keeps 15 characters).
  *
  * <p>Where: Linux's per-thread {@code /proc/self/task/<tid>/schedstat}, nanoseconds on CPU, for every thread of the
- * process except the caller's own, which is left out by its tid ({@code /proc/thread-self}). The JDK's process CPU time
+ * process except the caller's own, which is left out by its tid ({@code /proc/thread-self}), and the compiler threads,
+ * left out by their {@code comm}. The JDK's process CPU time
  * ({@code OperatingSystemMXBean.getProcessCpuTime}) has only the kernel tick's 10 ms resolution on Linux, too coarse
  * for a sparse run of a few ms of server CPU. Every term of the sum only grows, so the sum never goes back:
  * <ul>
@@ -59,7 +66,10 @@ public final class ServerCpu {
 
     private ServerCpu() {}
 
-    /** @return CPU time of the whole process so far, less the calling thread's, ns; on the client thread */
+    /**
+     * @return CPU time of the whole process so far, less the calling thread's and the JIT compiler threads', ns; read
+     *         on the thread that drives or waits for the clients
+     */
     public static long besidesCallerNanos() {
         if (PROC) {
             String callerTid = callerTid();
@@ -90,6 +100,9 @@ public final class ServerCpu {
                     continue;
                 }
                 try {
+                    if (isCompilerThread(task)) {
+                        continue; // a JIT thread: left out (see the class comment)
+                    }
                     String line = Files.readString(task.resolve("schedstat"), StandardCharsets.US_ASCII);
                     int space = line.indexOf(' ');
                     long nanos = Long.parseLong(space < 0 ? line.trim() : line.substring(0, space));
@@ -114,6 +127,12 @@ public final class ServerCpu {
             }
         }
         return sum + endedNanos;
+    }
+
+    /** @return whether the thread is one of HotSpot's JIT compiler threads ("C1 CompilerThread0", ...) */
+    private static boolean isCompilerThread(Path task) throws IOException {
+        String name = Files.readString(task.resolve("comm"), StandardCharsets.US_ASCII);
+        return name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre");
     }
 
     private static long jvmThreadsNanosBesidesCaller() {

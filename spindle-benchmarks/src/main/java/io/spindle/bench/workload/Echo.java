@@ -22,8 +22,9 @@ import java.util.concurrent.TimeUnit;
  * The loopback echo workloads of issue 15, each on a fresh server per run ({@link EchoServer}: Spindle's pool with
  * {@code ThreadPool.io()}, and the baselines of {@link PoolKind#isIoServer()}). Since issue 29 they are driven the way
  * servers are loaded: by a {@link LoadGenerator} in a JVM of its own, one blocking client thread per connection, and
- * the server's CPU is the runner's process's less the runner thread's ({@link ServerCpu}), which only waits for the
- * generator's answer meanwhile. Both processes share the machine's cores, the same for every server.
+ * the server's CPU is the runner's process's less the runner thread's and the JIT's ({@link ServerCpu}); the runner
+ * thread only waits for the generator's answer meanwhile. Both processes share the machine's cores, the same for
+ * every server.
  * <ul>
  * <li>{@code echo-1conn}, {@code echo-16conn}, {@code echo-64conn}, {@code echo-256conn} (group {@code echo}):
  *     64-byte ping-pong on that many connections for a window: requests/s, round-trip p50/p99, server CPU per
@@ -118,10 +119,10 @@ final class Echo implements Workload {
     @Override
     public String description() {
         String clients = client == Client.PROCESS
-                ? "a load generator process, one blocking client thread per connection; server CPU = the server "
-                        + "process's"
+                ? "a load generator process, one blocking client thread per connection; server CPU = the runner "
+                        + "process's less the runner thread's (which waits) and the JIT's"
                 : "one client thread in the runner's JVM multiplexing them; server CPU = process CPU less the client "
-                        + "thread's";
+                        + "thread's and the JIT's";
         String conns = connections + " connection" + (connections == 1 ? "" : "s");
         return switch (shape) {
             case PING_PONG -> String.format("loopback echo of 64 B, ping-pong on %s for %.1f s; %s", conns,
@@ -165,6 +166,11 @@ final class Echo implements Workload {
                 throw new UncheckedIOException(name + ": the load generator did not start", e);
             }
         }
+    }
+
+    /** @return who sends this row's requests */
+    Client client() {
+        return client;
     }
 
     /** For tests: echo-compute with a computation of a size of their own instead of the calibrated one. */
@@ -212,6 +218,7 @@ final class Echo implements Workload {
     private Measured fromProcess(EchoServer server, boolean warmup) throws IOException {
         if (generator == null) throw new IllegalStateException(name + ": run before setUp");
         generator.connect(server.address(), connections); // each served once: no accept or start-up in the window
+        Throwable failed = null;
         try {
             if (warmup && shape == Shape.SPARSE) {
                 // At one request per period the JIT takes tens of seconds to compile a server's path (its thresholds
@@ -226,8 +233,16 @@ final class Echo implements Workload {
                     : generator.pingPong(windowNanos);
             long cpu = ServerCpu.besidesCallerNanos() - cpu0;
             return new Measured(o.requests(), o.wallNanos(), o.p50Nanos(), o.p99Nanos(), cpu);
+        } catch (IOException | RuntimeException | Error e) {
+            failed = e;
+            throw e;
         } finally {
-            generator.disconnect();
+            try {
+                generator.disconnect();
+            } catch (IOException | RuntimeException e) {
+                if (failed == null) throw e;
+                failed.addSuppressed(e); // the phase's own failure is the one to report
+            }
         }
     }
 

@@ -17,9 +17,9 @@ import java.util.concurrent.TimeUnit;
  * echo-idle-50conn (issue 15's "idle connections", in the echo-sparse group): 50 connections open to the echo server,
  * each served once (so every server holds a pending read on each), then nothing sent: the server's CPU over the
  * window, reported per 2 s (the window is shorter with --quick). An idle pool with idle connections should use none.
- * The whole process's time includes the JVM's own threads (JIT, GC) and the client thread's reads of it, a floor every
- * server shares; Spindle's rows also give the time of the pool's worker threads alone (docs/DESIGN.md §6: idle workers
- * with idle connections use no CPU).
+ * The whole process's time (but the JIT compiler threads', {@link ServerCpu}) includes the JVM's own threads (GC, ...)
+ * and the client thread's reads of it, a floor every server shares; Spindle's rows also give the time of the pool's
+ * worker threads alone (docs/DESIGN.md §6: idle workers with idle connections use no CPU).
  */
 final class IoIdle implements Workload {
     static final int CONNECTIONS = 50;
