@@ -44,8 +44,10 @@
  *       echo on 16 connections): a worker whose IO comes back tens of microseconds after its last completion found it
  *       by blocking in its selector, not by spinning, so without the rule the limit sank to 0 and every batch cost a
  *       sleep and a wake-up (JOBS_EVENT_COUNTER spent 0.9-1.0 times a thread per connection's CPU per request; with it
- *       0.74-0.84). SLEEPY_WORKER and HINT_PIPE apply the same rule to their own fixed counts (properties {@code
- *       spindle.sleepy.minRoundsUntilSleepy}, {@code spindle.hintPipe.minRoundsUntilSleepy}); SLEEPY_WORKER's rounds
+ *       0.74-0.84, both measured with the runner's client of that time, one thread multiplexing every connection, which
+ *       flatters selector servers: BENCHMARKS.md, issue 29). SLEEPY_WORKER and HINT_PIPE apply the same rule to their
+ *       own fixed counts (properties {@code spindle.sleepy.minRoundsUntilSleepy},
+ *       {@code spindle.hintPipe.minRoundsUntilSleepy}); SLEEPY_WORKER's rounds
  *       between getting sleepy and falling asleep scale with the limit, at least one (S3). Under sparse IO (one request
  *       every millisecond) their fixed 32 and 64 yields after each request's lone job had doubled their CPU per
  *       request. The limit is read once per round and changes only when a search ends (in {@code leaveIdle}, after the
