@@ -40,7 +40,9 @@ import java.util.Set;
  *       caller's own {@code schedstat} line, read earlier in the same listing, did not yet include: an idle window
  *       came out at -0.7 ms (-13.6 ms per 2 s) on JDK 25.</li>
  *   <li>A thread that ends (JDK 25 retires idle JIT compiler threads; a pool may shrink) keeps counting with the time
- *       of its last reading; what it spent after that reading is lost, an undercount, never a fall.</li>
+ *       of its last reading; what it spent after that reading is lost, an undercount, never a fall. A thread that
+ *       starts and ends between two readings is not counted at all: the echo servers' threads start before a
+ *       measured window (connections are made first) and outlive it.</li>
  *   <li>A tid reused by a new thread: a reading below the last one is a new thread, and the old one's last reading
  *       moves to the ended threads' sum.</li>
  * </ul>
