@@ -7,9 +7,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -30,11 +28,11 @@ import java.util.concurrent.TimeUnit;
  * burst. Output: {@code pid <pid>}, then (after the line {@code go} on standard input) {@code measuring}, the phase,
  * {@code done}; then (after the line {@code stop}) the phase's outcome and one line per thread group. A thread's
  * group is its name ({@code comm}, 15 characters) with its digits dropped: {@code bench-spindle-j} for the runner's
- * Spindle workers, {@code C CompilerThre} for the JIT's C1 and C2 threads together.
+ * Spindle workers; the JIT's C1 and C2 threads are one group.
  */
 public final class EchoProbe {
-    /** The group of HotSpot's C1 and C2 compiler threads (their names without digits, cut at 15 characters). */
-    private static final String JIT_GROUP = "C CompilerThre";
+    /** The group of HotSpot's C1 and C2 compiler threads ({@link ServerCpu#isCompilerThread}). */
+    private static final String JIT_GROUP = "JIT compiler threads";
 
     private EchoProbe() {}
 
@@ -69,8 +67,8 @@ public final class EchoProbe {
             awaitLine(control, "stop"); // a tracer detaches meanwhile
             Map<String, Long> after = cpuByGroup();
             System.out.printf("%s, %d workers, %d connections, %s: %d requests in %.3f s (%.0f/s), p50 %.1f µs, "
-                    + "p99 %.1f µs%n", kind.id(), threads, connections, String.join(" ", java.util.Arrays.copyOfRange(
-                    args, 3, args.length)), o.requests(), o.wallNanos() / 1e9, o.requests() * 1e9 / o.wallNanos(),
+                    + "p99 %.1f µs%n", kind.id(), threads, connections, String.join(" ", Arrays.copyOfRange(args, 3,
+                    args.length)), o.requests(), o.wallNanos() / 1e9, o.requests() * 1e9 / o.wallNanos(),
                     o.p50Nanos() / 1e3, o.p99Nanos() / 1e3);
             long serverNanos = 0;
             for (Map.Entry<String, Long> e : after.entrySet()) {
@@ -93,24 +91,15 @@ public final class EchoProbe {
 
     /**
      * CPU time of this process's threads so far but the caller's, ns, by thread group: the thread's name with its
-     * digits dropped ({@code C2 CompilerThread0} counts as {@code C CompilerThre}), from Linux's
-     * {@code /proc/self/task}. A thread that ended between the two readings loses what it spent since the first.
+     * digits dropped ({@code spindle-1-io-watchdog} counts as {@code spindle--io-wa}, {@code comm} keeping 15
+     * characters), and the JIT's C1 and C2 threads together as {@link #JIT_GROUP}. A thread that ended between the two
+     * readings loses what it spent since the first.
      */
     private static Map<String, Long> cpuByGroup() throws IOException {
         Map<String, Long> groups = new TreeMap<>();
-        String self = Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString();
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
-            for (Path task : tasks) {
-                if (task.getFileName().toString().equals(self)) continue; // the reader: waits, and reads this
-                try {
-                    String name = Files.readString(task.resolve("comm"), StandardCharsets.UTF_8).trim();
-                    String line = Files.readString(task.resolve("schedstat"), StandardCharsets.US_ASCII);
-                    long nanos = Long.parseLong(line.substring(0, line.indexOf(' ')));
-                    groups.merge(name.replaceAll("[0-9]+", ""), nanos, Long::sum);
-                } catch (IOException | RuntimeException ended) {
-                    // the thread ended between the listing and the read
-                }
-            }
+        for (ServerCpu.ThreadCpu t : ServerCpu.threadsBesidesCaller()) {
+            String group = ServerCpu.isCompilerThread(t.name()) ? JIT_GROUP : t.name().replaceAll("[0-9]+", "");
+            groups.merge(group, t.nanos(), Long::sum);
         }
         return groups;
     }

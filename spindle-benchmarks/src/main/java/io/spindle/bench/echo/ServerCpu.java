@@ -7,9 +7,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -93,34 +95,26 @@ public final class ServerCpu {
     }
 
     private static synchronized long procNanosBesides(String callerTid) {
-        long sum = 0;
-        Set<String> live = new HashSet<>();
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
-            for (Path task : tasks) {
-                String tid = task.getFileName().toString();
-                if (tid.equals(callerTid)) {
-                    continue;
-                }
-                try {
-                    if (isCompilerThread(task)) {
-                        continue; // a JIT thread: left out (see the class comment)
-                    }
-                    String line = Files.readString(task.resolve("schedstat"), StandardCharsets.US_ASCII);
-                    int space = line.indexOf(' ');
-                    long nanos = Long.parseLong(space < 0 ? line.trim() : line.substring(0, space));
-                    Long before = LAST_READ.put(tid, nanos);
-                    if (before != null && before > nanos) {
-                        endedNanos += before; // the tid was reused: the thread that had it ended
-                    }
-                    sum += nanos;
-                    live.add(tid);
-                } catch (IOException | NumberFormatException e) {
-                    // the thread ended between the listing and the read: counted below at its last reading
-                }
-            }
+        List<ThreadCpu> threads;
+        try {
+            threads = threadsBesides(callerTid);
         } catch (IOException e) {
             return jvmThreadsNanosBesidesCaller();
         }
+        long sum = 0;
+        Set<String> live = new HashSet<>();
+        for (ThreadCpu t : threads) {
+            if (isCompilerThread(t.name())) {
+                continue; // a JIT thread: left out (see the class comment)
+            }
+            Long before = LAST_READ.put(t.tid(), t.nanos());
+            if (before != null && before > t.nanos()) {
+                endedNanos += before; // the tid was reused: the thread that had it ended
+            }
+            sum += t.nanos();
+            live.add(t.tid());
+        }
+        // a thread that ended since the last reading (or between the listing and its read) counts at its last reading
         for (Iterator<Map.Entry<String, Long>> it = LAST_READ.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<String, Long> read = it.next();
             if (!live.contains(read.getKey())) {
@@ -131,9 +125,44 @@ public final class ServerCpu {
         return sum + endedNanos;
     }
 
-    /** @return whether the thread is one of HotSpot's JIT compiler threads ("C1 CompilerThread0", ...) */
-    private static boolean isCompilerThread(Path task) throws IOException {
-        String name = Files.readString(task.resolve("comm"), StandardCharsets.US_ASCII);
+    /** One thread of this process: its tid, its name ({@code comm}, at most 15 characters), its CPU time so far, ns. */
+    record ThreadCpu(String tid, String name, long nanos) {}
+
+    /**
+     * @return every thread of this process but the caller, read from Linux's {@code /proc/self/task}; a thread that
+     *         ends between the listing and its read is left out
+     * @throws IOException if {@code /proc} cannot be read, or has no {@code /proc/thread-self} to tell the caller by
+     */
+    static List<ThreadCpu> threadsBesidesCaller() throws IOException {
+        String callerTid = callerTid();
+        if (callerTid == null) throw new IOException("no /proc/thread-self here");
+        return threadsBesides(callerTid);
+    }
+
+    private static List<ThreadCpu> threadsBesides(String callerTid) throws IOException {
+        List<ThreadCpu> threads = new ArrayList<>();
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+            for (Path task : tasks) {
+                String tid = task.getFileName().toString();
+                if (tid.equals(callerTid)) {
+                    continue;
+                }
+                try {
+                    String name = Files.readString(task.resolve("comm"), StandardCharsets.US_ASCII).trim();
+                    String line = Files.readString(task.resolve("schedstat"), StandardCharsets.US_ASCII);
+                    int space = line.indexOf(' ');
+                    long nanos = Long.parseLong(space < 0 ? line.trim() : line.substring(0, space));
+                    threads.add(new ThreadCpu(tid, name, nanos));
+                } catch (IOException | NumberFormatException e) {
+                    // the thread ended between the listing and the read
+                }
+            }
+        }
+        return threads;
+    }
+
+    /** @return whether a thread of this name is one of HotSpot's JIT compiler threads ("C1 CompilerThread0", ...) */
+    static boolean isCompilerThread(String name) {
         return name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre");
     }
 
