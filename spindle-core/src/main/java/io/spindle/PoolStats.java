@@ -32,10 +32,17 @@ import java.util.Objects;
  * @param ioWatchdogPolls polls the IO watchdog made for workers busy with a long job while holding IO (also counted in
  *                       their {@code ioPolls}); what those polls finished enters through the injector and is counted in
  *                       {@code injected}
+ * @param blockedWorkers threads inside {@link Spindle#blocking} or {@link Spindle#managedBlock} right now whose place
+ *                       in the pool a stand-in took (a call past {@code maxBlockingThreads} blocks its worker and is
+ *                       not counted)
+ * @param standInThreads threads alive beyond {@link ThreadPool#threads()}: threads back from a blocking call that
+ *                       finish their task, and idle ones that wait, up to the keep-alive, to stand in again; 0 once
+ *                       the keep-alive passed with nothing blocking. Jobs they ran count in their index's figures
  */
 public record PoolStats(long jobsExecuted, long steals, long injected, long sleeps, long wakeups,
                         long injectorQueued, List<WorkerStats> workers, long promotions, long ioPolls,
-                        long ioReadyEvents, long ioWakeups, long ioWatchdogPolls) {
+                        long ioReadyEvents, long ioWakeups, long ioWatchdogPolls, int blockedWorkers,
+                        int standInThreads) {
 
     /**
      * Checks the arguments and keeps an unmodifiable copy of {@code workers}.
@@ -52,10 +59,38 @@ public record PoolStats(long jobsExecuted, long steals, long injected, long slee
      * @param ioReadyEvents  ready channels, summed over the workers
      * @param ioWakeups      sleeps ended by the sleeper's own IO, summed over the workers
      * @param ioWatchdogPolls the IO watchdog's polls for busy workers
+     * @param blockedWorkers  threads inside {@link Spindle#blocking} or {@link Spindle#managedBlock} right now that
+     *                        handed their place in the pool to a stand-in
+     * @param standInThreads  threads alive beyond {@code threads()}: those back from a blocking call that finish
+     *                        their task, and idle ones waiting, up to the keep-alive, to stand in again
      * @throws NullPointerException if {@code workers} or one of its elements is null
      */
     public PoolStats {
         workers = List.copyOf(Objects.requireNonNull(workers, "workers"));
+    }
+
+    /**
+     * As the canonical constructor, with no blocking calls handed off.
+     *
+     * @param jobsExecuted   jobs run from a queue, summed over the workers
+     * @param steals         jobs taken from another worker's deque, summed over the workers
+     * @param injected       jobs submitted from outside the pool
+     * @param sleeps         times a worker blocked, summed over the workers
+     * @param wakeups        times a blocked worker was woken, summed over the workers
+     * @param injectorQueued jobs waiting in the injector
+     * @param workers        the per-worker figures, element {@code i} for worker {@code i}
+     * @param promotions     join halves promoted, summed over the workers
+     * @param ioPolls        IO selector polls, summed over the workers
+     * @param ioReadyEvents  ready channels, summed over the workers
+     * @param ioWakeups      sleeps ended by the sleeper's own IO, summed over the workers
+     * @param ioWatchdogPolls the IO watchdog's polls for busy workers
+     * @throws NullPointerException if {@code workers} or one of its elements is null
+     */
+    public PoolStats(long jobsExecuted, long steals, long injected, long sleeps, long wakeups, long injectorQueued,
+                     List<WorkerStats> workers, long promotions, long ioPolls, long ioReadyEvents, long ioWakeups,
+                     long ioWatchdogPolls) {
+        this(jobsExecuted, steals, injected, sleeps, wakeups, injectorQueued, workers, promotions, ioPolls,
+                ioReadyEvents, ioWakeups, ioWatchdogPolls, 0, 0);
     }
 
     /**
@@ -136,6 +171,10 @@ public record PoolStats(long jobsExecuted, long steals, long injected, long slee
                     .append(", ioReadyEvents=").append(ioReadyEvents)
                     .append(", ioWakeups=").append(ioWakeups)
                     .append(", ioWatchdogPolls=").append(ioWatchdogPolls);
+        }
+        if (blockedWorkers != 0 || standInThreads != 0) {
+            sb.append(", blockedWorkers=").append(blockedWorkers)
+                    .append(", standInThreads=").append(standInThreads);
         }
         sb.append(']');
         for (WorkerStats w : workers) {

@@ -1,11 +1,13 @@
 package io.spindle;
 
+import io.spindle.internal.blocking.ManagedBlocking;
 import io.spindle.internal.lazy.LazyWorker;
 import io.spindle.internal.registry.Registry;
 import io.spindle.internal.registry.WorkerThread;
 
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.concurrent.ForkJoinPool;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongBinaryOperator;
@@ -205,11 +207,13 @@ public final class Spindle {
     /**
      * Returns the index of the calling thread in its Spindle pool.
      *
-     * @return the calling worker's index in its pool, or empty when the caller is not a Spindle worker
+     * @return the calling worker's index in its pool, or empty when the caller is not a Spindle worker; empty too on
+     *         a thread back from {@link #blocking} or {@link #managedBlock} that handed its index to a stand-in (the
+     *         stand-in answers that index now, and per-index state must not have two writers)
      */
     public static OptionalInt currentThreadIndex() {
         WorkerThread w = WorkerThread.current();
-        return w == null ? OptionalInt.empty() : OptionalInt.of(w.index());
+        return w == null || w.isDetached() ? OptionalInt.empty() : OptionalInt.of(w.index());
     }
 
     /**
@@ -219,6 +223,49 @@ public final class Spindle {
      */
     public static int currentThreadCount() {
         return current().threadCount();
+    }
+
+    /**
+     * Blocks the calling thread in {@code blocker}, keeping the pool's parallelism: ForkJoinPool's
+     * {@link ForkJoinPool#managedBlock(ForkJoinPool.ManagedBlocker) managedBlock} contract, so a
+     * {@link ForkJoinPool.ManagedBlocker} written for ForkJoinPool works unchanged.
+     *
+     * <p>On a Spindle worker, unless {@code blocker.isReleasable()} at once, the worker hands its place in the pool
+     * (its index, its share of the sleep protocol, its IO) to a stand-in thread, and then calls {@code block()} until
+     * it or {@code isReleasable()} returns true; meanwhile the pool keeps {@code threads()} workers running, and the
+     * join halves this thread's task left waiting are stealable. The thread then finishes its task outside the pool's
+     * count of workers (its own further joins run on it), and afterwards stands in for a later blocking call or ends
+     * after the pool's {@link ThreadPool.Builder#blockingKeepAlive keep-alive}. Past the pool's
+     * {@link ThreadPool.Builder#maxBlockingThreads maxBlockingThreads}, inside a start or exit hook, or on a thread
+     * already back from such a call, it blocks where it is. On a {@link java.util.concurrent.ForkJoinWorkerThread},
+     * and on any other thread, this is {@code ForkJoinPool.managedBlock(blocker)}.
+     *
+     * @param blocker the wait, as for ForkJoinPool
+     * @throws InterruptedException if {@code blocker.block()} throws it (the hand-off, if any, stands)
+     * @throws NullPointerException if {@code blocker} is null
+     */
+    public static void managedBlock(ForkJoinPool.ManagedBlocker blocker) throws InterruptedException {
+        Objects.requireNonNull(blocker, "blocker");
+        ManagedBlocking.managedBlock(blocker);
+    }
+
+    /**
+     * Runs {@code body}, a block of code that may block (a JDBC query, a file read, a lock, a {@code Future.get} on
+     * something outside the pool), keeping the pool's parallelism as {@link #managedBlock} does.
+     *
+     * <pre>{@code
+     * ResultSet rows = Spindle.blocking(() -> query(connection, sql));
+     * }</pre>
+     *
+     * @param body the blocking code; it runs on the calling thread
+     * @param <T>  its result type
+     * @return what {@code body} returned
+     * @throws NullPointerException if {@code body} is null
+     *                              (whatever {@code body} throws is thrown as it is)
+     */
+    public static <T> T blocking(Supplier<T> body) {
+        Objects.requireNonNull(body, "body");
+        return ManagedBlocking.blocking(body);
     }
 
     private static ThreadPool current() {

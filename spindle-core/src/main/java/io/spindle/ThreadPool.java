@@ -585,6 +585,8 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         private Thread.UncaughtExceptionHandler handler = null;
         private IntConsumer onThreadStart = null;
         private IntConsumer onThreadExit = null;
+        private int maxBlockingThreads = PoolConfig.DEFAULT_MAX_BLOCKING_THREADS;
+        private long blockingKeepAliveNanos = PoolConfig.DEFAULT_BLOCKING_KEEP_ALIVE_NANOS;
 
         private Builder() {}
 
@@ -730,6 +732,44 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         }
 
         /**
+         * Sets how many threads may stand in for workers blocked in {@link Spindle#blocking} or
+         * {@link Spindle#managedBlock}: while a worker blocks there, a stand-in takes over its place in the pool (its
+         * index, its share of the sleep protocol, its IO), so the pool keeps {@link #threads(int) threads} workers
+         * running. Past the cap, a blocking call blocks its worker, as it would without those methods.
+         *
+         * @param n at most this many threads beyond the workers, at any time; 0 turns stand-ins off. Default 256, as
+         *          the common {@code ForkJoinPool}'s spare threads
+         * @return this builder
+         * @throws IllegalArgumentException if {@code n} is negative (the message names it)
+         */
+        public Builder maxBlockingThreads(int n) {
+            if (n < 0) {
+                throw new IllegalArgumentException("maxBlockingThreads must be at least 0, got " + n);
+            }
+            this.maxBlockingThreads = n;
+            return this;
+        }
+
+        /**
+         * Sets how long a thread beyond the workers (one that stood in, or one back from its blocking call with its
+         * task finished) waits, idle, to stand in again before it ends.
+         *
+         * @param keepAlive more than 0 and at most an hour; default 5 s
+         * @return this builder
+         * @throws NullPointerException     if {@code keepAlive} is null
+         * @throws IllegalArgumentException if it is not in that range (the message names it)
+         */
+        public Builder blockingKeepAlive(Duration keepAlive) {
+            Objects.requireNonNull(keepAlive, "blockingKeepAlive");
+            if (keepAlive.isNegative() || keepAlive.isZero() || keepAlive.compareTo(Duration.ofHours(1)) > 0) {
+                throw new IllegalArgumentException("blockingKeepAlive must be more than 0 and at most 1 h, got "
+                        + keepAlive);
+            }
+            this.blockingKeepAliveNanos = keepAlive.toNanos();
+            return this;
+        }
+
+        /**
          * Builds the pool and starts its workers. Calls {@code threadName} once per worker, in index order, before any
          * worker starts.
          *
@@ -753,7 +793,7 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
             JoinStrategy joins = joinStrategy != null ? joinStrategy : PoolConfig.defaultJoinStrategy();
             long beat = heartbeatIntervalNanos >= 0 ? heartbeatIntervalNanos : PoolConfig.defaultHeartbeatNanos();
             return new PoolConfig(threads, threadName, daemon, stackSize, sleepStrategy, joins, beat, handler,
-                    onThreadStart, onThreadExit);
+                    onThreadStart, onThreadExit, maxBlockingThreads, blockingKeepAliveNanos);
         }
     }
 }

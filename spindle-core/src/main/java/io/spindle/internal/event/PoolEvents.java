@@ -54,6 +54,7 @@ public final class PoolEvents {
             StealBatchEvent.enabled();
             InjectionEvent.enabled();
             PromotionEvent.enabled();
+            HandOffEvent.enabled();
             return true;
         } catch (LinkageError unusable) {
             return false; // ExceptionInInitializerError now, or NoClassDefFoundError after an earlier failure
@@ -145,6 +146,13 @@ public final class PoolEvents {
     public void promotion(int worker, int frames, int latentLeft) {
         if (on && PromotionEvent.enabled()) {
             PromotionEvent.commit(pool, worker, frames, latentLeft);
+        }
+    }
+
+    /** B2: worker {@code worker} handed its index to a stand-in, a new thread if {@code threadStarted}. */
+    public void handOff(int worker, boolean threadStarted) {
+        if (on && HandOffEvent.enabled()) {
+            HandOffEvent.commit(pool, worker, threadStarted);
         }
     }
 

@@ -26,6 +26,10 @@
  *   <dt>{@code io.spindle.Promotion} ({@link io.spindle.internal.event.PromotionEvent})</dt>
  *   <dd>A worker running lazy joins made its oldest waiting join halves stealable at a heartbeat (docs/DESIGN.md §7):
  *       how many, and how many stay latent. At most one per worker per heartbeat interval, so it can be left on.</dd>
+ *   <dt>{@code io.spindle.HandOff} ({@link io.spindle.internal.event.HandOffEvent})</dt>
+ *   <dd>A worker about to block in {@code Spindle.blocking} or {@code Spindle.managedBlock} handed its place in the
+ *       pool to a stand-in ({@code io.spindle.internal.blocking}, B2): which index, and whether a thread was started
+ *       for it or an idle spare reused. With the stack trace of the blocking call.</dd>
  * </dl>
  *
  * <h2>jdk.jfr is optional</h2>

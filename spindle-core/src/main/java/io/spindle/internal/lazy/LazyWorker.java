@@ -85,6 +85,7 @@ public final class LazyWorker {
     private boolean beatDue = true;
 
     private long promotions; // owner writes (opaque), statistics read
+    private boolean promoteAllNow; // owner only: the next beat fills every free slot (B2: before a blocking call)
 
     public LazyWorker(WorkerThread owner, SleepProtocol sleep, long intervalNanos) {
         LazyJoin.link(); // the join classes' static initializers run here, at the pool's build, not at a deep join
@@ -259,6 +260,25 @@ public final class LazyWorker {
     }
 
     /**
+     * B2: the owner is about to block and hand its index to a stand-in: its oldest latent frames are promoted now, as
+     * many as the free slots hold ({@link PromotionSlots#SLOTS}), so that idle workers and the stand-in can take them
+     * while it blocks. The promotion is the heartbeat's own (LZ4 to LZ6), forced. Never throws (LZ5).
+     */
+    public void promoteBeforeBlocking() {
+        if (lo >= depth) {
+            return;
+        }
+        promoteAllNow = true;
+        beatDue = true; // the beat path that skips the interval's clock test
+        try {
+            heartbeat();
+        } catch (StackOverflowError noStackForTheCall) {
+            // LZ5: no promotion this time; the frames stay latent and run on the blocking thread afterwards
+        }
+        promoteAllNow = false;
+    }
+
+    /**
      * LZ3, out of line: the countdown ran out. Reads the clock, adapts the period, and at a beat promotes (LZ5). Never
      * throws (a failed promotion is no promotion: LZ5), except a stack overflow of this call itself, before anything
      * changed.
@@ -295,8 +315,8 @@ public final class LazyWorker {
             }
             lastClockNanos = now;
             lastBeatNanos = now;
-            if (lo >= depth || threads == 1) {
-                return; // nothing latent, or nobody to share with
+            if (lo >= depth || (threads == 1 && !promoteAllNow) || owner.isDetached()) {
+                return; // nothing latent, or nobody to share with (B3: a detached thread shares nothing new)
             }
             // LZ5: promotes the oldest latent frames, as many as there are idle workers to take them (and free
             // slots), then tells the sleep protocol, as for a push (LZ6). At a job's first join (LZ8) one frame is
@@ -306,7 +326,7 @@ public final class LazyWorker {
             // free slot is filled whoever is idle: a promotion then costs under 1 % of the work it shares, and a
             // worker that runs a long leaf shares nothing until its next join, so the halves must already be out when
             // a worker runs dry (matmul, the sorts: see BENCHMARKS.md).
-            int idle = coarse ? PromotionSlots.SLOTS : sleep.idleWorkersEstimate();
+            int idle = coarse || promoteAllNow ? PromotionSlots.SLOTS : sleep.idleWorkersEstimate();
             if (jobStart && idle == 0) {
                 idle = 1;
             }

@@ -16,11 +16,25 @@ import java.util.function.IntFunction;
  * @param handler       null: the worker thread's own uncaught-exception handler
  * @param onThreadStart null: none
  * @param onThreadExit  null: none
+ * @param maxBlockingThreads threads that may stand in for workers blocked in {@code Spindle.blocking} or
+ *                      {@code Spindle.managedBlock} (0: none; such a call then blocks its worker)
+ * @param blockingKeepAliveNanos how long a thread that stood in, or came back from a blocking call, waits idle to
+ *                      stand in again before it ends
  */
 public record PoolConfig(int threads, IntFunction<String> threadName, boolean daemon, long stackSize,
                          SleepStrategy sleepStrategy, JoinStrategy joinStrategy, long heartbeatNanos,
                          Thread.UncaughtExceptionHandler handler,
-                         IntConsumer onThreadStart, IntConsumer onThreadExit) {
+                         IntConsumer onThreadStart, IntConsumer onThreadExit,
+                         int maxBlockingThreads, long blockingKeepAliveNanos) {
+
+    /** As the common {@code ForkJoinPool}'s limit on spare threads. */
+    public static final int DEFAULT_MAX_BLOCKING_THREADS = 256;
+
+    /**
+     * Short next to ForkJoinPool's 60 s: a stand-in costs a thread's memory while it waits, and starting one again
+     * costs about 0.1 ms, small beside the blocking calls that need it (BENCHMARKS.md, "Blocking calls").
+     */
+    public static final long DEFAULT_BLOCKING_KEEP_ALIVE_NANOS = 5_000_000_000L;
 
     /**
      * The global pool's size: system property {@code spindle.threads}, else environment variable

@@ -101,7 +101,17 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     private final Consumer<InjectedJob> injectOwedJob;
     /** IO (docs/DESIGN.md §6): each worker's poller is also the Blocker its sleep protocol blocks with (IO5). */
     private final PoolIoImpl io;
+    /**
+     * Each index's current holder. Replaced only by a hand-off (B2, {@link StandIns}), with a release store; readers
+     * read plainly: a stale element is the detached thread, whose deque stays stealable (B3), and the new holder's
+     * fields are final or its own.
+     */
     private final WorkerThread[] workers;
+    private static final java.lang.invoke.VarHandle WORKER_SLOT =
+            java.lang.invoke.MethodHandles.arrayElementVarHandle(WorkerThread[].class);
+    /** B2: each index's broadcast copies, shared by every thread that holds the index in turn. */
+    private final ConcurrentLinkedQueue<Job>[] broadcastQueues;
+    private final StandIns standIns;
     private final ConcurrentLinkedQueue<InjectedJob> injector = new ConcurrentLinkedQueue<>();
     private final LongAdder injected = new LongAdder();
     /** Injections whose poster took its job back (E1), guarded by itself: not counted in stats' {@code injected}. */
@@ -122,25 +132,28 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         initializeNow(WakeReason.class, BlockingLatch.class, CountLatch.class);
         FirstUse.ensureLinked(); // E6: completion and wake-ups linked (once per JVM) before this pool accepts work
         this.events = new PoolEvents(name, config.sleepStrategy().name(), this::workerIndexOf);
+        this.standIns = new StandIns(this, config.maxBlockingThreads(), config.blockingKeepAliveNanos());
         this.owedLatchWakes = new OwedLatchWakes(config.threads()); // before the pollers, which owe into it (IO10)
         this.io = new PoolIoImpl(this, config.threads()); // opens nothing until the first IO operation
         this.sleep = SleepProtocols.create(config.sleepStrategy(), config.threads(), events, io::poller);
-        this.wakeOwedLatchOwner = sleep::notifyWorkerLatchIsSet;
+        this.wakeOwedLatchOwner = index -> {
+            standIns.unparkDetached(index); // B3, as wakeLatchOwner
+            sleep.notifyWorkerLatchIsSet(index);
+        };
         this.noticeOwedInjection = () -> sleep.newInjectedJobs(1, false);
         this.wakeOwedPollerOwner = index -> io.poller(index).unblockOwed();
         this.injectOwedJob = this::injectKept;
         linkOwedLatchWakes();
         try {
+            @SuppressWarnings("unchecked")
+            ConcurrentLinkedQueue<Job>[] queues = new ConcurrentLinkedQueue[config.threads()];
+            for (int i = 0; i < queues.length; i++) {
+                queues[i] = new ConcurrentLinkedQueue<>();
+            }
+            this.broadcastQueues = queues;
             this.workers = new WorkerThread[config.threads()];
             for (int i = 0; i < workers.length; i++) {
-                String name = config.threadName() == null
-                        ? this.name + "-worker-" + i // "spindle-2-worker-0": a thread dump tells pools apart
-                        : config.threadName().apply(i); // user code: may throw or return null
-                if (name == null) {
-                    throw new NullPointerException("threadName returned null for worker " + i);
-                }
-                workers[i] = new WorkerThread(this, i, name, config.stackSize());
-                workers[i].setDaemon(config.daemon());
+                workers[i] = newThread(i, false);
             }
             this.workersExited = new CountDownLatch(workers.length);
         } catch (Throwable failure) {
@@ -148,6 +161,52 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             closeAfterFailure(sleep, failure);
             throw failure;
         }
+    }
+
+    /** A thread for index {@code i}: a worker, or a stand-in that starts as a spare (B4). */
+    private WorkerThread newThread(int i, boolean standIn) {
+        String threadName = config.threadName() == null
+                ? this.name + "-worker-" + i // "spindle-2-worker-0": a thread dump tells pools apart
+                : config.threadName().apply(i); // user code: may throw or return null
+        if (threadName == null) {
+            throw new NullPointerException("threadName returned null for worker " + i);
+        }
+        WorkerThread w = new WorkerThread(this, i, threadName, config.stackSize(), standIn);
+        w.setDaemon(config.daemon());
+        return w;
+    }
+
+    /** B2: a stand-in for index {@code i}, not started; named as the index's workers are. */
+    WorkerThread newStandIn(int i) {
+        return newThread(i, true);
+    }
+
+    /** B2: the hand-off's store of index {@code i}'s new holder (release: see {@link #workers}). */
+    void replaceWorker(int i, WorkerThread holder) {
+        WORKER_SLOT.setRelease(workers, i, holder);
+    }
+
+    ConcurrentLinkedQueue<Job> broadcastQueue(int i) {
+        return broadcastQueues[i];
+    }
+
+    /** The threads beyond the workers (managed blocking: {@code io.spindle.internal.blocking}). */
+    public StandIns standIns() {
+        return standIns;
+    }
+
+    /**
+     * B2: the calling worker hands its index to a stand-in before a blocking call, if it may (see
+     * {@code io.spindle.internal.blocking}).
+     *
+     * @return whether it did (the caller then reports the call's return with {@link #blockingReturned()})
+     */
+    public boolean handOffBeforeBlocking(WorkerThread caller) {
+        return standIns.handOff(caller);
+    }
+
+    public void blockingReturned() {
+        standIns.blockingReturned();
     }
 
     /**
@@ -352,7 +411,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     /** Puts a job into this pool: on the caller's deque if it is one of our workers, else into the injector. */
     public void pushOrInject(InjectedJob job) {
         WorkerThread w = currentWorker();
-        if (w != null) {
+        if (w != null && !w.isDetached()) { // B3: a detached thread's pushes wake nobody; a task it posts must
             w.push(job);
         } else {
             inject(job);
@@ -487,7 +546,11 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 throw new RejectedExecutionException(what + " rejected: pool " + name + " has terminated");
             }
             try {
-                w.push(job);
+                if (w.isDetached()) {
+                    inject(job); // B3: as pushOrInject; still counted as the task's own spawn (internal)
+                } else {
+                    w.push(job);
+                }
             } catch (Throwable failure) {
                 synchronized (termination) { // E1: push threw, so the job is not in the deque
                     termination.owed++; // the count goes back without a call (Termination.owed)
@@ -651,6 +714,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 if (retrying) {
                     Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
                 }
+                standIns.unparkDetached(index); // B3: a detached thread of this index may sleep on the latch
                 sleep.notifyWorkerLatchIsSet(index);
                 return;
             } catch (StackOverflowError edge) {
@@ -776,6 +840,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 w.interrupt();
             }
         }
+        standIns.interruptDetached(); // they run tasks too (B1)
         for (int i = 0; i < removed.size(); i++) {
             termination.release();
         }
@@ -788,7 +853,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
 
     public boolean isTerminated() {
         termination.settleOwed(); // E1: a count owed since shutdown must not keep the pool from terminating
-        if (workersExited.getCount() != 0) {
+        if (workersExited.getCount() != 0 || !standIns.noneLeft()) {
             return false;
         }
         for (WorkerThread w : workers) {
@@ -826,7 +891,11 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 return false;
             }
         }
-        return true;
+        if (Thread.currentThread() instanceof WorkerThread && ((WorkerThread) Thread.currentThread()).registry() == this) {
+            return false; // a detached thread of ours asks: it is one of those waited for
+        }
+        return standIns.awaitNoneLeft(remaining(nanos, start)); // B7: the threads beyond the workers end too
+
     }
 
     /**
@@ -842,7 +911,21 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
      * succeeds (E4); a worker whose terminate latch stayed unset would never exit.
      */
     private void terminateWorkers() {
-        for (WorkerThread w : workers) {
+        // B7: from here no hand-off replaces a worker, so these are each index's last holders. Retried as below.
+        WorkerThread[] holders;
+        boolean retryingCopy = false;
+        while (true) {
+            try {
+                if (retryingCopy) {
+                    Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
+                }
+                holders = standIns.terminate();
+                break;
+            } catch (VirtualMachineError exhaustion) {
+                retryingCopy = true;
+            }
+        }
+        for (WorkerThread w : holders) {
             // E4: exhaustion is retried until done, after a pause made inside the try: a catch block makes no call
             boolean retrying = false;
             while (true) {
@@ -1010,10 +1093,14 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         long watchdogPolls = io.watchdogPolls(); // before the polls: each of its polls counts in a poller's too
         List<WorkerStats> perWorker = new ArrayList<>(workers.length);
         for (WorkerThread w : workers) {
-            // Each counter read once, so that the totals are exactly the sums of the per-worker figures.
+            // Each counter read once, so that the totals are exactly the sums of the per-worker figures. An index's
+            // figures count every thread that held it (B2): its worker, detached threads, spares and ended ones.
             int i = w.index();
-            WorkerStats ws = new WorkerStats(i, w.jobsExecuted(), w.steals(), sleep.sleeps(i), sleep.wakeups(i),
-                    w.queuedEstimate(), w.promotions(), io.polls(i), io.readyEvents(i), io.ioWakeups(i));
+            long[] beyond = standIns.countsBeyondWorker(i, w);
+            WorkerStats ws = new WorkerStats(i, w.jobsExecuted() + beyond[0], w.steals() + beyond[1],
+                    sleep.sleeps(i), sleep.wakeups(i), w.queuedEstimate() + beyond[3],
+                    w.promotions() + beyond[2], io.polls(i), io.readyEvents(i),
+                    io.ioWakeups(i));
             perWorker.add(ws);
             executed += ws.jobsExecuted();
             steals += ws.steals();
@@ -1033,7 +1120,8 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         injector.removeIf(InjectedJob::isClaimed);
         // injector.size() walks the queue: O(queued), weakly consistent; fine for a statistics call.
         return new PoolStats(executed, steals, injected.sum() - withdrawn, sleeps, wakeups, injector.size(), perWorker,
-                promotions, ioPolls, ioReady, ioWakeups, watchdogPolls);
+                promotions, ioPolls, ioReady, ioWakeups, watchdogPolls, standIns.blockedWorkers(),
+                standIns.standInThreads());
     }
 
     /**

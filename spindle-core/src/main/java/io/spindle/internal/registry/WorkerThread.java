@@ -14,6 +14,7 @@ import io.spindle.internal.sleep.SleepProtocol;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A worker of a pool: its deque, its private broadcast queue, and the wait loop that runs jobs until a latch is set
@@ -42,7 +43,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
     private final Registry registry;
     private final int index;
     private final ChaseLevDeque<Job> deque = new ChaseLevDeque<>();
-    private final ConcurrentLinkedQueue<Job> broadcasts = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Job> broadcasts; // the index's, shared by every thread that holds it (B2)
     private final SleepProtocol sleep;
     private final IdleState idle;
     private final WorkerLatch terminateLatch;
@@ -54,11 +55,28 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
     private long stealsAtBatchStart; // owner only: steals when the current StealBatch began (JFR)
     private long batchVictims;       // owner only: bit (index % 64) per victim of the current StealBatch (JFR)
     private int runningDepth;        // jobs on this worker's stack; owner writes (opaque), shutdownNow reads
+    /**
+     * B1: this thread handed its index to a stand-in ({@code io.spindle.internal.blocking}) and finishes its stack
+     * outside the sleep protocol, or it is a spare waiting for an index (B4). Plain: only this thread reads and writes
+     * it (a spare clears it itself, under StandIns' monitor, when it finds itself assigned).
+     */
+    boolean detached;
+    /** B4: a spare's state (StandIns' WAITING, ASSIGNED, RETIRING) and since when it waits; guarded by StandIns. */
+    int spareState;
+    long spareSince;
+    /** B5: inside the start or exit hook, where a blocking call does not hand off. Owner only, plain. */
+    private boolean inHook;
 
-    WorkerThread(Registry registry, int index, String name, long stackSize) {
+    /**
+     * @param standIn a thread that starts as a spare for {@code index} ({@link StandIns}): it binds the index's poller
+     *                only when it is handed the index, not here
+     */
+    WorkerThread(Registry registry, int index, String name, long stackSize, boolean standIn) {
         super(null, null, name, stackSize, false); // false: do not inherit the creator's inheritable thread-locals
         this.registry = registry;
         this.index = index;
+        this.broadcasts = registry.broadcastQueue(index);
+        this.detached = standIn; // a spare is outside the protocol until it is handed the index (B4)
         this.sleep = registry.sleep();
         this.idle = new IdleState(index, this, sleep.maxRoundsUntilSleepy()); // A1 starts at the protocol's count
         this.terminateLatch = new WorkerLatch(registry, index);
@@ -66,7 +84,9 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
                 ? new LazyWorker(this, sleep, registry.config().heartbeatNanos()) : null;
         this.rng = 0x9E3779B97F4A7C15L * (index + 1); // distinct non-zero seeds
         this.poller = registry.io().poller(index);
-        poller.bindOwner(this);
+        if (!standIn) {
+            poller.bindOwner(this);
+        }
     }
 
     /** @return the calling thread as a worker of any Spindle pool, or null */
@@ -75,10 +95,31 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         return t instanceof WorkerThread ? (WorkerThread) t : null;
     }
 
-    /** @return the calling thread if it is a worker of {@code registry}'s pool, else null */
+    /**
+     * For IO, which works through the caller's own poller: a thread that handed its index to a stand-in (B1) holds
+     * no poller any more, and does IO as any thread outside the pool does.
+     *
+     * @return the calling thread if it is a worker of {@code registry}'s pool holding its index, else null
+     */
     public static WorkerThread currentOf(Registry registry) {
         Thread t = Thread.currentThread();
-        return t instanceof WorkerThread && ((WorkerThread) t).registry == registry ? (WorkerThread) t : null;
+        return t instanceof WorkerThread && ((WorkerThread) t).registry == registry && !((WorkerThread) t).detached
+                ? (WorkerThread) t : null;
+    }
+
+    /** B1: whether this thread handed its index to a stand-in and finishes its stack outside the protocol. */
+    public boolean isDetached() {
+        return detached; // plain: see the field
+    }
+
+    /** B5: whether a blocking call on this thread may hand its index to a stand-in. Owner only. */
+    public boolean mayHandOff() {
+        return !detached && !inHook;
+    }
+
+    /** This index's IO poller, for the hand-off that binds it to the stand-in (B3). */
+    IoPoller poller() {
+        return poller;
     }
 
     public int index() {
@@ -97,12 +138,26 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
     @Override
     public void run() {
         runHook(true);
+        boolean heldIndexAtExit = false;
         try {
-            runUntilTerminated();
+            // A spare waits for an index first (B4); a worker, or a spare handed one, runs until termination or until
+            // it hands its index to a stand-in, finishes its stack, and waits as a spare for the index again.
+            while (!detached || registry.standIns().awaitAssignment(this)) {
+                runUntilTerminated();
+                if (!detached) {
+                    heldIndexAtExit = true; // terminated holding the index
+                    break;
+                }
+                registry.standIns().finishedDetached(this); // B6: stack unwound, own deque drained
+            }
         } finally {
             endStealBatchIfAny(); // leaving through the latch skips the idle loop's last failed search
             runHook(false);
-            registry.workerExited();
+            if (heldIndexAtExit) {
+                registry.workerExited();
+            } else {
+                registry.standIns().spareExited(this);
+            }
         }
     }
 
@@ -113,6 +168,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
      */
     private void runHook(boolean start) {
         RUNNING_DEPTH.setOpaque(this, runningDepth + 1); // opaque: single writer; shutdownNow and the watchdog read it
+        inHook = true;
         try {
             if (start) {
                 registry.runStartHook(this);
@@ -120,6 +176,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
                 registry.runExitHook(this);
             }
         } finally {
+            inHook = false;
             RUNNING_DEPTH.setOpaque(this, runningDepth - 1);
         }
     }
@@ -167,6 +224,9 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
      */
     public void push(Job job) {
         boolean queueWasEmpty = deque.push(job); // throws only before the job is visible (the deque grows first)
+        if (detached) {
+            return; // B3: no protocol call for an index this thread no longer holds; it takes back what it pushes
+        }
         try {
             sleep.newInternalJobs(index, 1, queueWasEmpty); // Option A input: a non-empty deque means nobody steals
         } catch (VirtualMachineError exhaustion) {
@@ -183,7 +243,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
     /** Pops this worker's newest job, or takes a broadcast copy queued for it. */
     public Job takeLocalJob() {
         Job job = deque.pop();
-        return job != null ? job : broadcasts.poll();
+        return job != null || detached ? job : broadcasts.poll(); // B2: the index's broadcasts go with the index
     }
 
     void enqueueBroadcast(Job job) {
@@ -219,8 +279,8 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
                 if (registry.owedLatchWakes.any) {
                     deliverOwedLatchWakesHere(); // E4 at the stack's edge: shallower than the idle search below
                 }
-                if (!waitStep(latch)) {
-                    break; // the latch was set
+                if (!(detached ? waitStepDetached(latch) : waitStep(latch))) {
+                    break; // the latch was set (or, detached at the top level, the stack is unwound: B6)
                 }
             } catch (Throwable failure) {
                 // E3: a step threw (an Error in the sleep path or in a job's catch block, a stack overflow in a pop);
@@ -265,6 +325,54 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         }
         execute(job); // the job may push local work: the next round looks there first
         return true;
+    }
+
+    /**
+     * B3: one round of a wait on a thread that handed its index to a stand-in: it runs what its own deque and
+     * promotion slots still hold (the jobs its own frames left there, which thieves may also take), and with nothing
+     * left parks on the latch until it is set. It steals nothing and takes no part in the sleep protocol: the index
+     * it would sleep under belongs to the stand-in. Whoever sets a latch this thread sleeps on wakes the latch's
+     * index through {@link Registry#wakeLatchOwner}, which also unparks every detached thread of that index (B3). At
+     * the top level (the terminate latch, which only the index's current holder waits for) it returns false as soon
+     * as its own deque is empty: the stack is unwound, and the thread leaves the loop (B6).
+     *
+     * @return false once the latch is set, or at the top level once nothing of its own is left
+     */
+    private boolean waitStepDetached(CoreLatch latch) {
+        Job job = deque.pop();
+        if (job == null && lazy != null) {
+            job = lazy.slots().steal(); // our own promoted frame nobody took (LZ7)
+        }
+        if (job != null) {
+            execute(job);
+            return true;
+        }
+        if (latch == terminateLatch) {
+            return false;
+        }
+        // L1 with a thread for the waker: UNSET -> SLEEPY -> SLEEPING by CAS, then park until SET. A setter that swaps
+        // SET over SLEEPING calls wakeLatchOwner(index), which unparks us: we joined StandIns' detached table before
+        // this CAS, and the setter's swap reads our CAS's value, so it sees the table entry (B3). A permit taken early
+        // makes the park return at once.
+        if (latch.getSleepy()) {
+            boolean interrupted = false;
+            try {
+                if (latch.fallAsleep()) {
+                    while (!latch.probe()) {
+                        LockSupport.park(latch);
+                        if (Thread.interrupted()) {
+                            interrupted = true; // the wait is not interruptible, as a join's is not; kept for later
+                        }
+                    }
+                }
+            } finally {
+                latch.wakeUp();
+                if (interrupted) {
+                    interrupt();
+                }
+            }
+        }
+        return !latch.probe();
     }
 
     /**
@@ -392,7 +500,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         WorkerThread[] all = registry.workers();
         int n = all.length;
         if (n == 1) {
-            return null;
+            return stealFromDetached(); // B3: a stand-in's only victims are the threads it stands in for
         }
         int start = nextVictim(n);
         for (int k = 0; k < n; k++) {
@@ -406,6 +514,19 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
             Job job = stealFrom(all[i]);
             if (job != null) {
                 return job;
+            }
+        }
+        return stealFromDetached();
+    }
+
+    /** B3: what detached threads left stealable (their own frames' halves, while they block or finish). */
+    private Job stealFromDetached() {
+        for (Thread t : registry.standIns().detached()) { // volatile read; an empty table when none
+            if (t != null && t != this) {
+                Job job = stealFrom((WorkerThread) t);
+                if (job != null) {
+                    return job;
+                }
             }
         }
         return null;
@@ -444,6 +565,11 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
                 return true;
             }
         }
+        for (Thread d : registry.standIns().detached()) { // B3
+            if (d != null && !((WorkerThread) d).lazy.slots().isEmpty()) {
+                return true;
+            }
+        }
         return false;
     }
 
@@ -470,6 +596,11 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
                 return true;
             }
         }
+        for (Thread d : registry.standIns().detached()) { // B3
+            if (d != null && ((WorkerThread) d).hasStealableWork()) {
+                return true;
+            }
+        }
         return false;
     }
 
@@ -485,13 +616,16 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
     public void execute(Job job) {
         JOBS_EXECUTED.setOpaque(this, jobsExecuted + 1); // opaque: single writer, statistics only
         int depth = runningDepth; // plain: the owner reads its own writes
-        if (depth == 0) {
+        boolean holdsIndex = !detached; // B3: a detached thread's poller is the stand-in's
+        if (depth == 0 && holdsIndex) {
             poller.topLevelJobStarting(); // IO12: a new budget of direct IO completions, only at the top level
         }
         RUNNING_DEPTH.setOpaque(this, depth + 1);
         int frameDepth = lazy != null ? lazy.jobStarting() : 0; // LZ8: the job's first join checks for a beat at once
         try {
-            poller.jobStarting(); // IO7: a worker that holds IO and starts a job wakes the watchdog if it parked
+            if (holdsIndex) {
+                poller.jobStarting(); // IO7: a worker that holds IO and starts a job wakes the watchdog if it parked
+            }
             job.execute();
         } catch (Throwable unexpected) {
             registry.jobEscaped(unexpected); // a bug in a job class: report it, keep the worker alive
@@ -502,7 +636,9 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
             RUNNING_DEPTH.setOpaque(this, runningDepth - 1);
             Thread.interrupted(); // a task may leave the flag set (e.g. Future.cancel(true)); it must not leak
         }
-        pollIoIfDue();
+        if (!detached) { // B3: the job may have handed this thread's index away
+            pollIoIfDue();
+        }
     }
 
     /**

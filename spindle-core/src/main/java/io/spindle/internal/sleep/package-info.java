@@ -181,9 +181,10 @@
  * Spindle (join, scope, install, a pool's CompletableFuture, a cross-pool install: they run the worker loop while
  * waiting). A job that pushes work and then blocks <em>outside</em> the pool (a {@code java.util.concurrent} lock,
  * {@code Thread.sleep}, a socket read) may hold its own pushed jobs back until it returns, and if it waits for one of
- * them, may wait for ever: as in rayon (and FJP without a {@code ManagedBlocker}), such a job should hand the work to
- * the pool through an injection (from a thread outside it) or wait through Spindle. Injections and broadcasts have the
- * fences and are never stranded.
+ * them, may wait for ever: as in rayon (and FJP without a {@code ManagedBlocker}), such a job should block inside
+ * {@code Spindle.blocking} or {@code Spindle.managedBlock}, whose stand-in starts with an idle search that scans the
+ * blocked thread's deque ({@code io.spindle.internal.blocking}, B3), or hand the work to the pool through an injection,
+ * or wait through Spindle. Injections and broadcasts have the fences and are never stranded.
  *
  * <h2>SLEEPY_WORKER</h2>
  * {@link io.spindle.internal.sleep.SleepyWorkerSleep}: rayon-core's legacy protocol, its sleep module before RFC 5.

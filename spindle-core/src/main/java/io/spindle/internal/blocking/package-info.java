@@ -1,0 +1,73 @@
+/**
+ * Managed blocking ({@code Spindle.blocking}, {@code Spindle.managedBlock}; README, "Blocking calls inside tasks"): a
+ * worker about to block hands its place in the pool to a stand-in thread, so that the pool keeps {@code threads()}
+ * workers running while user code waits on a query, a file, a lock or a future outside the pool.
+ *
+ * <h2>Why a hand-off, and not a compensating worker</h2>
+ * The sleep protocols count a fixed set of workers, one per index, each with its own deque, sleep state, broadcast
+ * queue and IO selector. ForkJoinPool adds a compensating worker while one blocks; that would grow the set every
+ * protocol counts. Cats Effect's {@code blocking} instead hands the blocked worker's identity to another thread; so do
+ * we. What moves is the <em>index</em>: the registry's slot, the sleep protocol's per-index state, the broadcast queue
+ * and the IO poller. What stays with the blocking thread is its <em>stack</em>: its own deque and its lazy-join frame
+ * stack, which the frames below the blocking call still use as their owner when it returns. A simpler hand-off that
+ * moved the deque too deadlocks: the returning thread would wait for its deque back from a stand-in whose job may wait
+ * for a join half that the returning thread's own frames must finish.
+ *
+ * <h2>Rules</h2>
+ * <dl>
+ *   <dt>B1 (detached)</dt>
+ *   <dd>A thread that handed its index off is <em>detached</em> for the rest of its life until it stands in again
+ *       (B4): it finishes its stack outside the sleep protocol. Its frames keep working as before on its own deque
+ *       and lazy frames: a join takes its half back or waits for it, a scope waits for its tasks. It makes no protocol
+ *       call with the index it no longer holds, uses no poller (its IO goes the way of a thread outside the pool:
+ *       {@code WorkerThread.currentOf} answers null), takes no broadcast copy, and its lazy frames are not promoted
+ *       any more. Tasks it spawns, and scope tasks, go through the injector, where a woken worker takes them (its own
+ *       deque would hold them back until its task ends). {@code Spindle.currentThreadIndex()} answers empty on it:
+ *       the index is the stand-in's. The flag is the thread's own: only it reads and writes it.</dd>
+ *   <dt>B2 (the hand-off)</dt>
+ *   <dd>In this order: the worker promotes its oldest latent lazy frames (as many as its promotion slots hold, four),
+ *       through the heartbeat's own promotion, which tells the protocol as any promotion does (LZ6). Then, under
+ *       {@code StandIns}' monitor, everything that can fail: the detached table's room, a spare of this index or a new
+ *       thread started. Then the commit, stores only: the thread marks itself detached, enters the detached table
+ *       (B3), the spare is assigned, the registry's slot for the index is replaced (a release store: thieves and
+ *       broadcasts that read the old holder reach the detached thread's deque or the shared queue, both still
+ *       valid), and the index's poller is bound to the spare (volatile: IO wake-ups go to it). The spare is unparked
+ *       after the monitor. To the sleep protocol nothing happened: the index's holder was running a job, and its loop
+ *       now continues on the spare, which starts with an idle search.</dd>
+ *   <dt>B3 (what a detached thread leaves visible, and how it is woken)</dt>
+ *   <dd>Its deque and promotion slots stay stealable: every victim scan and every final check before sleep
+ *       ({@code anyWorkVisible}, LZ6's promoted-frame check) also walks the detached table. What it pushes after the
+ *       hand-off makes no protocol call: an internal push promises no wake-up ("Internal pushes" in the sleep
+ *       package-info), and the detached thread takes back or runs everything it pushes. When it waits for a latch, it
+ *       runs what its own deque and slots still hold, then moves the latch UNSET to SLEEPY to SLEEPING (L1) and parks
+ *       until SET. A setter wakes the latch's index ({@code Registry.wakeLatchOwner}, also on the E4 owed path),
+ *       which unparks every detached thread of that index as well as waking the index's holder. The thread entered
+ *       the table (release) before its first such CAS, so a setter whose swap read SLEEPING finds it
+ *       ({@code DetachedTable}; jcstress {@code DetachedWaiterVsLatchSetTest} and its weakened variant). Wake-ups
+ *       that find a thread not waiting on the set latch are spurious and harmless: it parks again.</dd>
+ *   <dt>B4 (spares)</dt>
+ *   <dd>A stand-in starts as a spare and takes its index only once assigned, under the monitor; it clears its own
+ *       detached flag there. A thread stays bound to the index it was made for (its deque, sleep state and terminate
+ *       latch are that index's), so spares are kept per index. A detached thread whose stack unwound becomes a spare of
+ *       its index; a spare ends after the keep-alive idle ({@code Builder.blockingKeepAlive}). The threads beyond the
+ *       workers (detached and spares) never exceed {@code maxBlockingThreads}.</dd>
+ *   <dt>B5 (when a blocking call blocks where it is)</dt>
+ *   <dd>On a thread that is no Spindle worker ({@code managedBlock} then is ForkJoinPool's own), on a detached thread
+ *       (a nested call, or a call after the first returned), inside a start or exit hook (the thread is not in its
+ *       loop yet, or any more), at the cap, once termination began, or when no thread can be started. Also when
+ *       {@code managedBlock}'s blocker is releasable at once, as in ForkJoinPool.</dd>
+ *   <dt>B6 (unwinding)</dt>
+ *   <dd>A detached thread whose stack is back at its loop runs what its own deque still holds (jobs its frames left
+ *       and nobody took), and only then leaves the detached table: nothing it pushed is left behind.</dd>
+ *   <dt>B7 (termination)</dt>
+ *   <dd>Termination takes the monitor, marks the pool terminated, and sets the terminate latch of each index's holder
+ *       at that moment: no hand-off can replace a holder after that, so none misses its latch. Spares end at once;
+ *       detached threads end when their tasks do. {@code awaitTermination} and {@code isTerminated} wait for them
+ *       too, and {@code shutdownNow} interrupts them as it interrupts workers running tasks.</dd>
+ *   <dt>B8 (failures)</dt>
+ *   <dd>The body's failure is thrown as it is; an Error in {@code block()}, or an {@code InterruptedException}, leaves
+ *       the hand-off standing: the thread stays detached and finishes its stack. A hand-off that cannot be made
+ *       changes nothing (B2's order) and the call blocks where it is.</dd>
+ * </dl>
+ */
+package io.spindle.internal.blocking;
