@@ -1,12 +1,13 @@
 package io.spindle.bench;
 
 /**
- * The metric names of docs/DESIGN.md §4.4 (fixed: results.json consumers key on them), and those issues 14 and 15
- * added. Every metric but {@code requests_per_s} is "lower is better", which is what lets the reports read every
- * Spindle÷FJP ratio below 1 as a win; {@code promotions} is a count to read beside the times rather than a score, and
- * has no ratio (ForkJoinPool has no such count). The IO workloads' rows have no fjp row (their baselines are servers of
- * their own, {@link PoolKind#isIoServer()}), so none of their metrics gets a ratio, and {@code requests_per_s}, higher
- * is better, cannot be misread as one.
+ * The metric names of docs/DESIGN.md §4.4 (fixed: results.json consumers key on them), and those issues 14, 15 and 33
+ * added. Every metric but {@code requests_per_s} and {@code tasks_per_s} is "lower is better", which is what lets the
+ * reports read every Spindle÷FJP ratio below 1 as a win; {@code promotions} is a count to read beside the times rather
+ * than a score, and has no ratio (ForkJoinPool has no such count). The IO workloads' rows have no fjp row (their
+ * baselines are servers of their own, {@link PoolKind#isIoServer()}), so none of their metrics gets a ratio, and
+ * {@code requests_per_s}, higher is better, cannot be misread as one. {@code tasks_per_s} (blocking-mix) has an fjp
+ * row: its Spindle÷FJP ratio reads the other way, above 1 a win, as the reports' notes say.
  */
 public enum Metric {
     TIME_MS("time_ms", "wall time of one run, ms"),
@@ -31,7 +32,15 @@ public enum Metric {
     DELAY_MS("delay_ms", "io-starvation: round trip of a request whose channel's owning worker is busy with a "
             + "long task, ms"),
     IDLE_WORKER_CPU_MS("idle_worker_cpu_ms", "echo-idle: CPU time of the Spindle pool's worker threads with idle "
-            + "connections open, per 2 s (idle_cpu_ms is the whole process's)");
+            + "connections open, per 2 s (idle_cpu_ms is the whole process's)"),
+    TASKS_PER_S("tasks_per_s", "blocking-mix: tasks finished per second of wall time, from the first submission to "
+            + "the last task's end (higher is better)"),
+    THREADS_CREATED("threads_created", "blocking-mix: platform threads the JVM started from just before the run's "
+            + "fresh pool was opened to the last task's end (ThreadMXBean.getTotalStartedThreadCount delta): the "
+            + "pool's workers and what it added to keep its parallelism; virtual-threads: the carriers its shared "
+            + "scheduler added (virtual threads themselves are not counted)"),
+    CPU_US_PER_TASK("cpu_us_per_task", "blocking-mix: the process's CPU time over the run (every thread but the JIT "
+            + "compiler threads, the submitting thread included) / tasks, µs");
 
     private final String id;
     private final String meaning;

@@ -22,18 +22,21 @@ package io.spindle.bench;
  *                      echo-sparse's number of 1 ms requests (a tenth as many 10 ms ones), at least 100 and 20
  * @param ioIdleMillis  echo-idle-50conn: the window with idle connections open; reported per 2 s in both
  * @param starvationBusyMillis io-starvation: how long the channel's owning worker is kept busy
+ * @param blockingMixTasks the blocking-mix rows: tasks per run, a third of them blocking (with the managed wrappers
+ *                      at 2 workers on 2 cores about 1 s at full size)
  */
 public record Sizes(int joinDepth, int fibNaive, int fibCutoff, int treeDepth, int tree1kTrees, int tinyInstalls,
                     int sortLength, int matmulN, int noopMillis, int sparseMillis, int wakeMillis, int idleMillis,
                     int tickIterations, int oversubscribedFib, int parSumLength, int parMapLength,
-                    int parSortLength, int echoMillis, int ioIdleMillis, int starvationBusyMillis) {
+                    int parSortLength, int echoMillis, int ioIdleMillis, int starvationBusyMillis,
+                    int blockingMixTasks) {
     public static Sizes full() {
         return new Sizes(20, 30, 35, 24, 1_000, 2_000, 10_000_000, 512, 2_000, 3_000, 3_000, 2_000, 500, 35,
-                100_000_000, 10_000_000, 10_000_000, 2_000, 2_000, 1_000);
+                100_000_000, 10_000_000, 10_000_000, 2_000, 2_000, 1_000, 3_000);
     }
 
     public static Sizes quick() {
         return new Sizes(20, 30, 35, 20, 1_000, 500, 1_000_000, 256, 500, 1_000, 500, 2_000, 100, 33,
-                10_000_000, 1_000_000, 1_000_000, 100, 300, 200);
+                10_000_000, 1_000_000, 1_000_000, 100, 300, 200, 600);
     }
 }

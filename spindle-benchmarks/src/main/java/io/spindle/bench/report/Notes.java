@@ -41,8 +41,9 @@ final class Notes {
     }
 
     static final String HOW_TO_READ = "Each cell is the median of the measured runs (min–max in report.md). "
-            + "Spindle÷FJP is the ratio of the two medians from this same run; every metric is lower-is-better, so "
-            + "below 1 means Spindle did better. `thr` is the pool size the row was measured with.";
+            + "Spindle÷FJP is the ratio of the two medians from this same run; every metric but `tasks_per_s` (and "
+            + "`requests_per_s`, which has no fjp row) is lower-is-better, so below 1 means Spindle did better; for "
+            + "`tasks_per_s` above 1 does. `thr` is the pool size the row was measured with.";
 
     static final String HOW_TO_READ_CHARTS = "One chart per kind of metric, each on its own log axis centred on 1: "
             + "every Spindle pool's median ÷ the median of every baseline this run measured on the same line (`fjp`, "
@@ -52,8 +53,8 @@ final class Notes {
             + "1 (or, with one run, the ratio is within 5 % of 1), which is noise. A ratio with a median of 0 in it "
             + "has no place on a log axis and is written out instead of drawn. Each bar's tooltip and the text "
             + "beside it give both medians. `promotions` and `threads_woken_per_job` only the Spindle pools count, "
-            + "and `ns_per_join`'s ratios are `time_ms`'s (the same runs ÷ the same join count), so these three are "
-            + "in the table only.";
+            + "`ns_per_join`'s ratios are `time_ms`'s (the same runs ÷ the same join count), and `threads_created` "
+            + "is a count to read beside the throughput, so these four are in the table only.";
 
     /** @return the kind's metrics, one line, for the text above its chart */
     static String metricsOf(MetricKind kind) {
@@ -126,7 +127,16 @@ final class Notes {
                         + "under the sparse load. ForkJoinPool counts no wake-ups, so for `fjp` it is n/a: the row is "
                         + "omitted from results.json and shown as n/a here.",
                 "`ns_per_join` divides by the joins actually made: for tree-sum that is one per inner node "
-                        + "(Spice's shape: leaves make no join), i.e. (nodes − 1) / 2.");
+                        + "(Spice's shape: leaves make no join), i.e. (nodes − 1) / 2.",
+                "`blocking-mix` submits a batch of tasks at once from outside, one in three parking 1–10 ms (a "
+                        + "seeded draw, the same tasks on every pool) inside `Spindle.blocking` or "
+                        + "`ForkJoinPool.managedBlock`, the others a fixed xorshift loop of about 1 ms; "
+                        + "`virtual-threads` runs each task on a virtual thread of its own, blocking bare. "
+                        + "`blocking-mix-unmanaged` blocks bare on Spindle and FJP, so the worker itself blocks. Each "
+                        + "run opens a fresh pool and lets it fall asleep before the clock starts; `threads_created` "
+                        + "counts its own workers too. Virtual threads run on the JVM's one scheduler, whose "
+                        + "parallelism (`-Djdk.virtualThreadScheduler.parallelism`, else the CPUs) is their row's "
+                        + "`thr`, whatever `--threads` is; its CPU is the process's, as for the pools.");
     }
 
     /** @return the order-check paragraph lines, or a line saying how to get one */

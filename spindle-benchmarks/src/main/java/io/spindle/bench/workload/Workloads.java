@@ -71,6 +71,8 @@ public final class Workloads {
                 Echo.sparse(16, 10, Math.max(20, s.echoMillis() / 10)),
                 new IoIdle(s.ioIdleMillis()),
                 Echo.compute(s.echoMillis()),
-                new IoStarvation(s.starvationBusyMillis()));
+                new IoStarvation(s.starvationBusyMillis()),
+                new BlockingMix(true, s.blockingMixTasks()),
+                new BlockingMix(false, s.blockingMixTasks()));
     }
 }
