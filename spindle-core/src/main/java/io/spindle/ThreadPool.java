@@ -708,7 +708,10 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         }
 
         /**
-         * Sets a hook run once by each worker as it starts, for per-thread set-up such as thread-local state.
+         * Sets a hook run once by each worker as it starts, for per-thread set-up such as thread-local state. It runs
+         * once per thread: also on a thread that stands in for a worker blocked in {@link Spindle#blocking} or
+         * {@link Spindle#managedBlock}, with the index it stands in for, while that index's previous thread may still
+         * be finishing its task. Per-thread state is what it is for, not per-index state.
          *
          * @param hook runs on each worker, with its index, before it takes any work
          * @return this builder
@@ -720,7 +723,9 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
         }
 
         /**
-         * Sets a hook run once by each worker as it ends, for per-thread clean-up.
+         * Sets a hook run once by each worker as it ends, for per-thread clean-up. Like the start hook it runs once per
+         * thread: also on a thread beyond the workers that ends after its {@link Builder#blockingKeepAlive keep-alive},
+         * while its index lives on in another thread.
          *
          * @param hook runs on each worker, with its index, after it took its last work and before the pool terminates
          * @return this builder

@@ -53,15 +53,18 @@ public final class ManagedBlocking {
         }
     }
 
-    /** B2, B5: promotes, then hands the index off if this worker may. @return whether it did */
+    /**
+     * B2, B5: makes every latent lazy frame stealable, then hands the index off if this worker may. The promotion comes
+     * first even where no hand-off follows (a detached thread, the cap): the blocked code may wait for one of those
+     * halves, and only another thread can run it now.
+     *
+     * @return whether the index was handed off
+     */
     private static boolean handOff(WorkerThread w) {
-        if (!w.mayHandOff()) {
-            return false;
-        }
         LazyWorker lazy = w.lazy();
         if (lazy != null) {
-            lazy.promoteBeforeBlocking(); // B2: the oldest latent frames become stealable first
+            lazy.promoteBeforeBlocking();
         }
-        return w.registry().handOffBeforeBlocking(w);
+        return w.mayHandOff() && w.registry().handOffBeforeBlocking(w);
     }
 }

@@ -2,6 +2,7 @@ package io.spindle.internal.lazy;
 
 import io.spindle.Pair;
 import io.spindle.internal.job.Failures;
+import io.spindle.internal.job.Job;
 import io.spindle.internal.join.Join;
 import io.spindle.internal.join.JoinJob;
 import io.spindle.internal.registry.WorkerThread;
@@ -242,7 +243,16 @@ public final class LazyJoin {
                     Failures.pauseAfterRuntimeFailure(Failures.RUNTIME_FAILURE_BACKOFF_NANOS);
                 }
                 if (!reclaimed && !stolen) {
-                    if (lazy.slots.reclaim(lazy.slotOf[d], job)) {
+                    if (lazy.slotOf[d] == LazyWorker.ON_DEQUE) {
+                        // B2: promoted onto our deque before a blocking call: take it back as an eager join does,
+                        // running what our own code left above it
+                        Job top;
+                        while ((top = worker.takeLocalJob()) != null && top != job) {
+                            worker.execute(top);
+                        }
+                        reclaimed = top == job;
+                        stolen = !reclaimed;
+                    } else if (lazy.slots.reclaim(lazy.slotOf[d], job)) {
                         reclaimed = true;
                     } else {
                         stolen = true; // a thief (maybe this worker, from its idle search) took it, and sets its latch

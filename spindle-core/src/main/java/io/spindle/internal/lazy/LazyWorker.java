@@ -260,9 +260,17 @@ public final class LazyWorker {
     }
 
     /**
-     * B2: the owner is about to block and hand its index to a stand-in: its oldest latent frames are promoted now, as
-     * many as the free slots hold ({@link PromotionSlots#SLOTS}), so that idle workers and the stand-in can take them
-     * while it blocks. The promotion is the heartbeat's own (LZ4 to LZ6), forced. Never throws (LZ5).
+     * {@link #slotOf}'s value for a frame promoted onto the owner's deque rather than into a slot (B2: only before a
+     * blocking call, once the slots are full). Its join takes the job back as an eager join does.
+     */
+    static final int ON_DEQUE = -1;
+
+    /**
+     * B2: the owner is about to block: every latent frame becomes stealable now, so that idle workers and the
+     * stand-in can run the halves its blocked code may be waiting for. The oldest go into the free slots through the
+     * heartbeat's own promotion (LZ4 to LZ6), forced; the rest, oldest first, onto the owner's deque as eager join
+     * halves ({@link #ON_DEQUE}), each push telling the protocol. Never throws (LZ5): a frame whose job cannot be made
+     * or pushed stays latent and runs on the blocking thread once the call returns.
      */
     public void promoteBeforeBlocking() {
         if (lo >= depth) {
@@ -273,9 +281,39 @@ public final class LazyWorker {
         try {
             heartbeat();
         } catch (StackOverflowError noStackForTheCall) {
-            // LZ5: no promotion this time; the frames stay latent and run on the blocking thread afterwards
+            // LZ5: no promotion this time
         }
         promoteAllNow = false;
+        try {
+            while (lo < depth) {
+                int f = lo;
+                JoinJob job = jobFor(f); // may throw, before anything changed
+                owner.push(job);         // E1: pushed for good and the protocol told, or thrown and not in the deque
+                promoted[f] = job;
+                slotOf[f] = ON_DEQUE;
+                lo = f + 1;              // LZ1: the prefix grows by the oldest latent frame, once its job is out
+            }
+        } catch (Throwable couldNotPromote) {
+            // LZ5: the frames from lo up stay latent
+        }
+    }
+
+    /** LZ4: the job that runs frame {@code f}'s b for whoever takes it; fresh, never reused (LZ7). May throw. */
+    private JoinJob jobFor(int f) {
+        switch (kinds[f]) {
+            case SUPPLIER:
+                return JoinJob.of(owner, (Supplier<?>) closures[f]);
+            case RUNNABLE:
+                return JoinJob.of(owner, (Runnable) closures[f]);
+            case LONG_SUPPLIER:
+                return JoinJob.of(owner, (LongSupplier) closures[f]);
+            case LONG_FUNCTION:
+                @SuppressWarnings("unchecked") // pushFunction stored f and its argument together
+                ToLongFunction<Object> function = (ToLongFunction<Object>) closures[f];
+                return JoinJob.of(owner, function, arguments[f]);
+            default:
+                throw new IllegalStateException("frame " + f + " has no kind " + kinds[f]); // stays latent
+        }
     }
 
     /**
@@ -315,8 +353,8 @@ public final class LazyWorker {
             }
             lastClockNanos = now;
             lastBeatNanos = now;
-            if (lo >= depth || (threads == 1 && !promoteAllNow) || owner.isDetached()) {
-                return; // nothing latent, or nobody to share with (B3: a detached thread shares nothing new)
+            if (lo >= depth || (threads == 1 && !promoteAllNow)) {
+                return; // nothing latent, or nobody to share with
             }
             // LZ5: promotes the oldest latent frames, as many as there are idle workers to take them (and free
             // slots), then tells the sleep protocol, as for a push (LZ6). At a job's first join (LZ8) one frame is
@@ -339,25 +377,7 @@ public final class LazyWorker {
                 int f = lo;
                 // LZ4: the job that runs frame f's b for whoever takes it. It is fresh (never reused: no thief can
                 // hold a dead frame, LZ7); allocating it may throw, before anything changed.
-                JoinJob job;
-                switch (kinds[f]) {
-                    case SUPPLIER:
-                        job = JoinJob.of(owner, (Supplier<?>) closures[f]);
-                        break;
-                    case RUNNABLE:
-                        job = JoinJob.of(owner, (Runnable) closures[f]);
-                        break;
-                    case LONG_SUPPLIER:
-                        job = JoinJob.of(owner, (LongSupplier) closures[f]);
-                        break;
-                    case LONG_FUNCTION:
-                        @SuppressWarnings("unchecked") // pushFunction stored f and its argument together
-                        ToLongFunction<Object> function = (ToLongFunction<Object>) closures[f];
-                        job = JoinJob.of(owner, function, arguments[f]);
-                        break;
-                    default:
-                        throw new IllegalStateException("frame " + f + " has no kind " + kinds[f]); // stays latent
-                }
+                JoinJob job = jobFor(f);
                 promoted[f] = job;
                 slotOf[f] = s;
                 slots.publish(s, job);  // volatile: the job's fields are visible to whoever takes it

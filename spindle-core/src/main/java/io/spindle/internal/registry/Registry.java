@@ -112,6 +112,10 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     /** B2: each index's broadcast copies, shared by every thread that holds the index in turn. */
     private final ConcurrentLinkedQueue<Job>[] broadcastQueues;
     private final StandIns standIns;
+    /** B2: what a stand-in is given: its index's worker name (suffixed), and what the workers inherited at the build. */
+    private final String[] workerNames;
+    private final ClassLoader workerContextLoader;
+    private final int workerPriority;
     private final ConcurrentLinkedQueue<InjectedJob> injector = new ConcurrentLinkedQueue<>();
     private final LongAdder injected = new LongAdder();
     /** Injections whose poster took its job back (E1), guarded by itself: not counted in stats' {@code injected}. */
@@ -152,9 +156,13 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             }
             this.broadcastQueues = queues;
             this.workers = new WorkerThread[config.threads()];
+            this.workerNames = new String[workers.length];
             for (int i = 0; i < workers.length; i++) {
-                workers[i] = newThread(i, false);
+                workers[i] = newWorker(i);
+                workerNames[i] = workers[i].getName();
             }
+            this.workerContextLoader = Thread.currentThread().getContextClassLoader(); // what the workers inherited
+            this.workerPriority = Thread.currentThread().getPriority();
             this.workersExited = new CountDownLatch(workers.length);
         } catch (Throwable failure) {
             // No worker has started, so nothing else will ever close the protocol (HINT_PIPE holds descriptors).
@@ -163,22 +171,30 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
         }
     }
 
-    /** A thread for index {@code i}: a worker, or a stand-in that starts as a spare (B4). */
-    private WorkerThread newThread(int i, boolean standIn) {
+    /** Worker {@code i}: named by the builder's {@code threadName}, or {@code "<pool>-worker-<i>"}. */
+    private WorkerThread newWorker(int i) {
         String threadName = config.threadName() == null
                 ? this.name + "-worker-" + i // "spindle-2-worker-0": a thread dump tells pools apart
                 : config.threadName().apply(i); // user code: may throw or return null
         if (threadName == null) {
             throw new NullPointerException("threadName returned null for worker " + i);
         }
-        WorkerThread w = new WorkerThread(this, i, threadName, config.stackSize(), standIn);
+        WorkerThread w = new WorkerThread(this, i, threadName, config.stackSize(), false);
         w.setDaemon(config.daemon());
         return w;
     }
 
-    /** B2: a stand-in for index {@code i}, not started; named as the index's workers are. */
-    WorkerThread newStandIn(int i) {
-        return newThread(i, true);
+    /**
+     * B2: the {@code n}th stand-in, for index {@code i}, not started. Named after the index's first worker (no user
+     * code runs after the build), and given what the workers inherited from the thread that built the pool, not what
+     * the blocking task's thread has now (its context class loader, its priority).
+     */
+    WorkerThread newStandIn(int i, int n) {
+        WorkerThread w = new WorkerThread(this, i, workerNames[i] + "-standin-" + n, config.stackSize(), true);
+        w.setDaemon(config.daemon());
+        w.setContextClassLoader(workerContextLoader);
+        w.setPriority(workerPriority);
+        return w;
     }
 
     /** B2: the hand-off's store of index {@code i}'s new holder (release: see {@link #workers}). */
@@ -411,7 +427,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     /** Puts a job into this pool: on the caller's deque if it is one of our workers, else into the injector. */
     public void pushOrInject(InjectedJob job) {
         WorkerThread w = currentWorker();
-        if (w != null && !w.isDetached()) { // B3: a detached thread's pushes wake nobody; a task it posts must
+        if (w != null) {
             w.push(job);
         } else {
             inject(job);
@@ -546,11 +562,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 throw new RejectedExecutionException(what + " rejected: pool " + name + " has terminated");
             }
             try {
-                if (w.isDetached()) {
-                    inject(job); // B3: as pushOrInject; still counted as the task's own spawn (internal)
-                } else {
-                    w.push(job);
-                }
+                w.push(job);
             } catch (Throwable failure) {
                 synchronized (termination) { // E1: push threw, so the job is not in the deque
                     termination.owed++; // the count goes back without a call (Termination.owed)
@@ -1096,11 +1108,9 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             // Each counter read once, so that the totals are exactly the sums of the per-worker figures. An index's
             // figures count every thread that held it (B2): its worker, detached threads, spares and ended ones.
             int i = w.index();
-            long[] beyond = standIns.countsBeyondWorker(i, w);
-            WorkerStats ws = new WorkerStats(i, w.jobsExecuted() + beyond[0], w.steals() + beyond[1],
-                    sleep.sleeps(i), sleep.wakeups(i), w.queuedEstimate() + beyond[3],
-                    w.promotions() + beyond[2], io.polls(i), io.readyEvents(i),
-                    io.ioWakeups(i));
+            long[] f = standIns.figuresOf(i);
+            WorkerStats ws = new WorkerStats(i, f[0], f[1], sleep.sleeps(i), sleep.wakeups(i), f[3], f[2],
+                    io.polls(i), io.readyEvents(i), io.ioWakeups(i));
             perWorker.add(ws);
             executed += ws.jobsExecuted();
             steals += ws.steals();

@@ -1,32 +1,39 @@
 package io.spindle.internal.registry;
 
 import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * The threads beyond a pool's workers: stand-ins that take a blocked worker's index, threads that handed theirs away
- * and finish their stacks ("detached"), and spares that wait to stand in again. The rules (B1 to B7) are in
- * {@code io.spindle.internal.blocking}'s package-info; this class keeps the table and the counts, under its own
- * monitor, which also orders a hand-off against termination (B7).
+ * and finish their stacks ("detached"), and spares that wait to stand in again. The rules (B1 to B8) are in
+ * {@code io.spindle.internal.blocking}'s package-info; this class keeps the table and the counts under its own
+ * monitor, which also orders a hand-off against termination (B7) and against the statistics' reads.
  */
 public final class StandIns {
+    /** {@link WorkerThread#spareState}: waiting for an index, or not a spare at all (a worker, a detached thread). */
+    static final int WAITING = 0;
+    /** Handed its index: the spare runs as the index's worker once it sees this (awaitAssignment). */
+    static final int ASSIGNED = 1;
+    /** Ends: its keep-alive passed, the pool terminated, or the cap made room with it (B4). */
+    static final int RETIRING = 2;
+
     private final Registry registry;
     private final int max;
     private final long keepAliveNanos;
-
     /** B3: the detached threads; entered and left under this monitor, read without it. */
     private final DetachedTable<WorkerThread> detachedTable = new DetachedTable<>(WorkerThread::index);
 
     // --- guarded by this --------------------------------------------------------------------------------------------
-    private boolean terminated;         // B7: no hand-off once termination set the workers' latches
-    private int extraThreads;           // alive beyond the workers: detached threads and spares (B4)
+    private boolean terminated;         // B7: no hand-off once termination set the holders' latches
+    /** Threads alive beyond the workers: detached ones, spares, and spares on their way out (PoolStats, B7). */
+    private int alive;
+    /** The cap's count (B4): {@link #alive} less the spares retired to make room, which end on their own. */
+    private int counted;
     private int blockedNow;             // hand-offs whose blocking call has not returned yet
-    private long handOffs;              // statistics
-    private long standInsStarted;       // statistics: threads started to stand in
+    private int standInNumber;          // names stand-ins apart: "<the index's worker name>-standin-<n>"
     private ArrayDeque<WorkerThread>[] sparesByIndex; // B4: a spare keeps the index it was made for; made lazily
-    private long[] retiredJobs;         // the counts of threads that ended beyond the workers, per index
-    private long[] retiredSteals;
-    private long[] retiredPromotions;
+    private long[] retired;             // per index, 3 figures each: jobs, steals, promotions of threads that ended
 
     StandIns(Registry registry, int maxBlockingThreads, long keepAliveNanos) {
         this.registry = registry;
@@ -38,55 +45,61 @@ public final class StandIns {
 
     /**
      * B2: the calling worker {@code t} hands its index to a spare (one waiting for this index, or a new thread) and
-     * becomes detached. Everything that can fail (the table's growth, the new thread's start) comes before the first
-     * change; the commit is plain and volatile stores. Refused, and nothing changed, when the pool terminates, at the
-     * cap, or when a thread cannot be made: the caller then blocks its worker.
+     * becomes detached. Everything that can fail (the table's growth, the new thread's start, the unpark) comes before
+     * the first change; the commit is stores only. Refused, and nothing changed, when the pool terminates, at the cap,
+     * or when a thread cannot be made: the caller then blocks where it is.
      *
      * @return whether the index was handed off
      */
     boolean handOff(WorkerThread t) {
+        int i = t.index();
         WorkerThread spare;
         boolean started = false;
         synchronized (this) {
             if (terminated || max == 0) {
                 return false;
             }
-            spare = takeSpare(t.index());
-            if (spare == null && extraThreads >= max) {
+            spare = takeSpare(i);
+            if (spare == null && counted >= max && !evictSpareOfAnotherIndex()) {
                 return false;
             }
             int place;
             try {
                 place = detachedTable.reserve(); // may grow the table
                 if (spare == null) {
-                    WorkerThread fresh = registry.newStandIn(t.index()); // calls the user's threadName
+                    WorkerThread fresh = registry.newStandIn(i, ++standInNumber);
                     fresh.start(); // may throw (no native thread); once started it waits for our monitor
                     spare = fresh;
-                    extraThreads++;
-                    standInsStarted++;
+                    alive++;
+                    counted++;
                     started = true;
                 }
+                // Before the commit: a permit, if the spare is not parked yet; it reads its assignment under this
+                // monitor, so it cannot act on the permit before we release it.
+                LockSupport.unpark(spare);
             } catch (Throwable cannot) {
-                // B8: out of memory, no native thread, a failing threadName: nothing changed, and the caller blocks
-                // its worker, as past the cap. A cached spare taken above goes back.
+                // B8: out of memory, no native thread, a stack's edge: nothing changed, and the caller blocks where
+                // it is, as past the cap. A spare taken or started above waits as a spare of this index again.
                 if (spare != null) {
-                    spares(t.index()).addFirst(spare); // room it had a moment ago: cannot fail
+                    try {
+                        spare.spareSince = System.nanoTime();
+                        spares(i).addFirst(spare);
+                    } catch (Throwable noRoom) {
+                        retire(spare); // it ends instead
+                    }
                 }
                 return false;
             }
-            // Commit: no call below can fail but the last two, which cannot throw in practice (a volatile store, a
-            // release store); their order is B2's.
-            t.detached = true;                        // plain: only t reads it (see the field)
-            detachedTable.enter(place, t);            // B3: before t can sleep on a latch detached
+            // The commit: stores only, in B2's order.
+            t.detached = true;                  // plain: only t reads it (see the field)
+            detachedTable.enter(place, t);      // B3: before t can sleep on a latch detached
             blockedNow++;
-            handOffs++;
-            assignment(spare, ASSIGNED);              // the spare clears its own detached flag (awaitAssignment)
-            registry.replaceWorker(t.index(), spare); // release: thieves, broadcasts and termination find the spare
-            t.poller().bindOwner(spare);              // volatile: the index's IO wakes the spare from now on (B2)
+            spare.spareState = ASSIGNED;        // the spare clears its own detached flag (awaitAssignment)
+            registry.replaceWorker(i, spare);   // release: thieves, broadcasts and termination find the spare
+            t.poller().bindOwner(spare);        // volatile: the index's IO wakes the spare from now on
         }
-        LockSupport.unpark(spare);
         try {
-            registry.events().handOff(t.index(), started);
+            registry.events().handOff(i, started);
         } catch (Throwable notRecorded) {
             // the hand-off stands; an event that could not be made (out of memory) is only not recorded
         }
@@ -100,45 +113,80 @@ public final class StandIns {
 
     // --- spares (B4) ------------------------------------------------------------------------------------------------
 
-    private static final int WAITING = 0;
-    private static final int ASSIGNED = 1;
-
-    /** A spare's state, kept in the thread's own field: WAITING or ASSIGNED. Under the monitor. */
-    private static void assignment(WorkerThread spare, int state) {
-        spare.spareState = state;
-    }
-
-    @SuppressWarnings("unchecked")
     private WorkerThread takeSpare(int index) {
-        if (sparesByIndex == null) {
+        if (sparesByIndex == null || sparesByIndex[index] == null) {
             return null;
         }
-        ArrayDeque<WorkerThread> q = sparesByIndex[index];
-        return q == null ? null : q.pollFirst(); // the most recently idle: the others may time out
+        return sparesByIndex[index].pollFirst(); // the most recently idle: the others may time out
+    }
+
+    /**
+     * B4, at the cap: an idle spare of another index retires to make room (a thread serves one index only). It no
+     * longer counts against the cap; it ends on its own once unparked.
+     *
+     * @return whether one did
+     */
+    private boolean evictSpareOfAnotherIndex() {
+        if (sparesByIndex == null) {
+            return false;
+        }
+        for (ArrayDeque<WorkerThread> q : sparesByIndex) {
+            WorkerThread oldest = q == null ? null : q.peekLast(); // the one nearest its keep-alive
+            if (oldest != null) {
+                retire(oldest);
+                oldest.evicted = true;
+                counted--;
+                LockSupport.unpark(oldest);
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
      * B6: detached thread {@code t} unwound its stack and drained its deque: it leaves the detached table and waits
-     * as a spare for its index (or ends, if the pool terminates). A failure to queue it (out of memory) ends it.
+     * as a spare for its index, or ends if the pool terminates (or if queueing it runs out of memory).
      */
-    void finishedDetached(WorkerThread t) {
-        synchronized (this) {
-            clearFromTable(t);
-            if (!terminated) {
-                try {
-                    spares(t.index()).addFirst(t);
-                    t.spareState = WAITING;
-                    t.spareSince = System.nanoTime();
-                } catch (Throwable outOfMemory) {
-                    t.spareState = RETIRING; // awaitAssignment ends it
-                }
-            } else {
-                t.spareState = RETIRING;
+    synchronized void finishedDetached(WorkerThread t) {
+        detachedTable.leave(t);
+        if (!terminated) {
+            try {
+                spares(t.index()).addFirst(t);
+                t.spareState = WAITING;
+                t.spareSince = System.nanoTime();
+                return;
+            } catch (Throwable outOfMemory) {
+                // it ends instead
             }
         }
+        retire(t);
     }
 
-    private static final int RETIRING = 2;
+    /**
+     * Under the monitor: {@code t} (a spare, or a detached thread done) will end. It leaves the spares, and its
+     * figures move to the index's retired ones now: it runs no job from here, and the statistics must not lose them
+     * between now and its exit.
+     */
+    private void retire(WorkerThread t) {
+        if (t.spareState == RETIRING) {
+            return;
+        }
+        t.spareState = RETIRING;
+        if (sparesByIndex != null && sparesByIndex[t.index()] != null) {
+            sparesByIndex[t.index()].remove(t);
+        }
+        try {
+            if (retired == null) {
+                retired = new long[3 * registry.threadCount()];
+            }
+            int k = 3 * t.index();
+            retired[k] += t.jobsExecuted();
+            retired[k + 1] += t.steals();
+            retired[k + 2] += t.promotions();
+        } catch (Throwable outOfMemory) {
+            // its figures go uncounted; it ends all the same
+        }
+    }
 
     @SuppressWarnings("unchecked")
     private ArrayDeque<WorkerThread> spares(int index) {
@@ -151,10 +199,6 @@ public final class StandIns {
             sparesByIndex[index] = q;
         }
         return q;
-    }
-
-    private void clearFromTable(WorkerThread t) {
-        detachedTable.leave(t);
     }
 
     /**
@@ -170,20 +214,17 @@ public final class StandIns {
                 long left;
                 synchronized (this) {
                     if (spare.spareState == ASSIGNED) {
-                        spare.spareState = WAITING; // for its next time as a spare
+                        spare.spareState = WAITING; // not a spare now; WAITING again if it is queued as one later
                         spare.detached = false;     // B4: only the thread itself writes its flag
                         return true;
                     }
                     left = keepAliveNanos - (System.nanoTime() - spare.spareSince);
                     if (terminated || spare.spareState == RETIRING || left <= 0) {
-                        if (sparesByIndex != null && sparesByIndex[spare.index()] != null) {
-                            sparesByIndex[spare.index()].remove(spare);
-                        }
-                        spare.spareState = RETIRING;
+                        retire(spare);
                         return false;
                     }
                 }
-                LockSupport.parkNanos(this, left); // a hander unparks after its commit; a permit makes this return
+                LockSupport.parkNanos(this, left); // a hander's or termination's unpark ends it early
                 if (Thread.interrupted()) {
                     interrupted = true; // shutdownNow interrupts running threads; a spare runs nothing
                 }
@@ -195,31 +236,22 @@ public final class StandIns {
         }
     }
 
-    /** A thread beyond the workers ended (a spare that retired, or a detached thread at termination). */
-    void spareExited(WorkerThread t) {
-        synchronized (this) {
-            clearFromTable(t); // a thread that ended detached (its stack threw past the loop: never, but be sure)
-            if (sparesByIndex != null && sparesByIndex[t.index()] != null) {
-                sparesByIndex[t.index()].remove(t);
-            }
-            if (retiredJobs == null) {
-                retiredJobs = new long[registry.threadCount()];
-                retiredSteals = new long[registry.threadCount()];
-                retiredPromotions = new long[registry.threadCount()];
-            }
-            retiredJobs[t.index()] += t.jobsExecuted();
-            retiredSteals[t.index()] += t.steals();
-            retiredPromotions[t.index()] += t.promotions();
-            extraThreads--;
-            notifyAll(); // awaitTermination
+    /** A thread beyond the workers ended: a spare that retired, or one that found the pool terminated. */
+    synchronized void spareExited(WorkerThread t) {
+        detachedTable.leave(t); // in case its loop ended detached (it cannot, but the table must never keep it)
+        retire(t);              // if its way out skipped it
+        alive--;
+        if (!t.evicted) {
+            counted--;
         }
+        notifyAll(); // awaitNoneLeft
     }
 
     // --- termination (B7) -------------------------------------------------------------------------------------------
 
     /**
-     * B7: termination is decided. From here no hand-off happens, so the workers' array holds each index's last
-     * holder for the caller to set its terminate latch; spares are woken to end.
+     * B7: termination is decided. From here no hand-off happens, so the holders returned are each index's last, for
+     * the caller to set their terminate latches; spares are woken to end.
      */
     synchronized WorkerThread[] terminate() {
         terminated = true;
@@ -236,18 +268,18 @@ public final class StandIns {
     }
 
     synchronized boolean noneLeft() {
-        return extraThreads == 0;
+        return alive == 0;
     }
 
     /** Waits up to {@code nanos} for every thread beyond the workers to end. */
     synchronized boolean awaitNoneLeft(long nanos) throws InterruptedException {
         long deadline = System.nanoTime() + Math.max(nanos, 0);
-        while (extraThreads > 0) {
+        while (alive > 0) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 return false;
             }
-            java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(this, left);
+            TimeUnit.NANOSECONDS.timedWait(this, left);
         }
         return true;
     }
@@ -280,40 +312,35 @@ public final class StandIns {
     }
 
     synchronized int standInThreads() {
-        return extraThreads;
-    }
-
-    synchronized long handOffs() {
-        return handOffs;
-    }
-
-    synchronized long standInsStarted() {
-        return standInsStarted;
+        return alive;
     }
 
     /**
-     * The figures of index {@code i}'s threads other than its current holder {@code worker}: detached threads,
-     * spares, and those that ended. Jobs, steals and promotions, then jobs queued (detached threads' deques only).
+     * Index {@code i}'s figures over every thread that held it: its holder (read here, under the monitor its
+     * replacement takes, so that a hand-off cannot drop a thread from both sides of the read), detached threads,
+     * spares, and those that ended. Jobs, steals, promotions, then jobs queued (the holder's deque, broadcast queue
+     * and slots; a detached thread's deque and slots).
      */
-    synchronized long[] countsBeyondWorker(int i, WorkerThread worker) {
+    synchronized long[] figuresOf(int i) {
+        WorkerThread holder = registry.workers()[i];
         long[] sums = new long[4];
-        if (retiredJobs != null) {
-            sums[0] = retiredJobs[i];
-            sums[1] = retiredSteals[i];
-            sums[2] = retiredPromotions[i];
+        add(sums, holder);
+        sums[3] = holder.queuedEstimate();
+        if (retired != null) {
+            sums[0] += retired[3 * i];
+            sums[1] += retired[3 * i + 1];
+            sums[2] += retired[3 * i + 2];
         }
         for (Thread t : detachedTable.snapshot()) {
             WorkerThread d = (WorkerThread) t;
-            if (d != null && d != worker && d.index() == i) {
+            if (d != null && d.index() == i) {
                 add(sums, d);
-                sums[3] += d.queuedEstimate();
+                sums[3] += d.ownQueuedEstimate();
             }
         }
         if (sparesByIndex != null && sparesByIndex[i] != null) {
             for (WorkerThread s : sparesByIndex[i]) {
-                if (s != worker) {
-                    add(sums, s);
-                }
+                add(sums, s);
             }
         }
         return sums;

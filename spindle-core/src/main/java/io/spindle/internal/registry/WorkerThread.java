@@ -64,6 +64,8 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
     /** B4: a spare's state (StandIns' WAITING, ASSIGNED, RETIRING) and since when it waits; guarded by StandIns. */
     int spareState;
     long spareSince;
+    /** B4: retired by StandIns to make room under the cap (no longer counted against it); guarded by StandIns. */
+    boolean evicted;
     /** B5: inside the start or exit hook, where a blocking call does not hand off. Owner only, plain. */
     private boolean inHook;
 
@@ -224,10 +226,9 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
      */
     public void push(Job job) {
         boolean queueWasEmpty = deque.push(job); // throws only before the job is visible (the deque grows first)
-        if (detached) {
-            return; // B3: no protocol call for an index this thread no longer holds; it takes back what it pushes
-        }
         try {
+            // B3: a detached thread tells the protocol too (the index is only a hint's code there): its deque is in
+            // every search, and the rest of its task should spread as a worker's does
             sleep.newInternalJobs(index, 1, queueWasEmpty); // Option A input: a non-empty deque means nobody steals
         } catch (VirtualMachineError exhaustion) {
             // E1: the job is in the deque for good. The protocol's step rolled itself back, so at worst nobody was
@@ -353,7 +354,9 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         // L1 with a thread for the waker: UNSET -> SLEEPY -> SLEEPING by CAS, then park until SET. A setter that swaps
         // SET over SLEEPING calls wakeLatchOwner(index), which unparks us: we joined StandIns' detached table before
         // this CAS, and the setter's swap reads our CAS's value, so it sees the table entry (B3). A permit taken early
-        // makes the park return at once.
+        // makes the park return at once. First back to UNSET, as the protocols' sleeps start: a wake-up step that
+        // threw in an earlier round (E3) may have left the latch SLEEPY, and getSleepy would then fail every round.
+        latch.wakeUp();
         if (latch.getSleepy()) {
             boolean interrupted = false;
             try {
@@ -681,6 +684,11 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
 
     long promotions() {
         return lazy != null ? lazy.promotions() : 0L;
+    }
+
+    /** As {@link #queuedEstimate} without the index's broadcast queue: a detached thread's own (statistics). */
+    int ownQueuedEstimate() {
+        return deque.sizeEstimate() + (lazy != null ? lazy.slots().sizeEstimate() : 0);
     }
 
     /** A racy snapshot of the jobs waiting in this worker's deque, broadcast queue and promotion slots (statistics). */
