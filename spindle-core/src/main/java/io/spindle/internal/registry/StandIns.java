@@ -34,6 +34,8 @@ public final class StandIns {
     private int standInNumber;          // names stand-ins apart: "<the index's worker name>-standin-<n>"
     private ArrayDeque<WorkerThread>[] sparesByIndex; // B4: a spare keeps the index it was made for; made lazily
     private long[] retired;             // per index, 3 figures each: jobs, steals, promotions of threads that ended
+    /** B7: threads that ended after termination began; awaitTermination joins them (their last steps follow ours). */
+    private final java.util.List<Thread> endedAfterTermination = new java.util.ArrayList<>();
 
     StandIns(Registry registry, int maxBlockingThreads, long keepAliveNanos) {
         this.registry = registry;
@@ -240,6 +242,13 @@ public final class StandIns {
     synchronized void spareExited(WorkerThread t) {
         detachedTable.leave(t); // in case its loop ended detached (it cannot, but the table must never keep it)
         retire(t);              // if its way out skipped it
+        if (terminated) {
+            try {
+                endedAfterTermination.add(t);
+            } catch (Throwable outOfMemory) {
+                // awaitTermination then does not wait for this thread's last steps
+            }
+        }
         alive--;
         if (!t.evicted) {
             counted--;
@@ -268,18 +277,39 @@ public final class StandIns {
     }
 
     synchronized boolean noneLeft() {
-        return alive == 0;
-    }
-
-    /** Waits up to {@code nanos} for every thread beyond the workers to end. */
-    synchronized boolean awaitNoneLeft(long nanos) throws InterruptedException {
-        long deadline = System.nanoTime() + Math.max(nanos, 0);
-        while (alive > 0) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
+        if (alive != 0) {
+            return false;
+        }
+        for (Thread t : endedAfterTermination) {
+            if (t.isAlive()) {
                 return false;
             }
-            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return true;
+    }
+
+    /**
+     * Waits up to {@code nanos} for every thread beyond the workers to end: to leave its loop, and then, for those
+     * that ended once termination began, to die (as awaitTermination joins the workers).
+     */
+    boolean awaitNoneLeft(long nanos) throws InterruptedException {
+        long deadline = System.nanoTime() + Math.max(nanos, 0);
+        Thread[] ended;
+        synchronized (this) {
+            while (alive > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            }
+            ended = endedAfterTermination.toArray(new Thread[0]);
+        }
+        for (Thread t : ended) {
+            TimeUnit.NANOSECONDS.timedJoin(t, Math.max(deadline - System.nanoTime(), 1));
+            if (t.isAlive()) {
+                return false;
+            }
         }
         return true;
     }
