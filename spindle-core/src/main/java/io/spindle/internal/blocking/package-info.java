@@ -21,36 +21,36 @@
  *       as before on its own deque and lazy frames: a join takes its half back or waits for it, a scope waits for its
  *       tasks, and the rest of its task spreads as a worker's does (its pushes and its heartbeat's promotions tell the
  *       protocol, where the index is only a hint's code, and its deque is in every search: B3). It uses no poller (its
- *       IO goes the way of a thread outside the pool: {@code WorkerThread.currentOf} answers null), and
- *       {@code Spindle.currentThreadIndex()} answers empty on it: the index is the stand-in's. The flag is the
- *       thread's own: only it reads and writes it.</dd>
+ *       IO goes the way of a thread outside the pool: {@code WorkerThread.currentOf} answers null), and {@code
+ *       Spindle.currentThreadIndex()} answers empty on it: the index is the stand-in's. The flag is the thread's own:
+ *       only it reads and writes it.</dd>
  *   <dt>B2 (the hand-off)</dt>
  *   <dd>In this order: the thread makes every latent lazy frame stealable, since the blocked code may wait for one of
- *       those halves and only another thread can run it now (a review found the call hanging when only the four
- *       oldest were): the oldest through the heartbeat's own promotion into the free slots (LZ4 to LZ6), the rest,
- *       oldest first, pushed onto its deque as eager halves, which their joins take back as an eager join does. This
- *       comes first even where no hand-off follows (B5). Then, if the thread may hand off, under
- *       {@code StandIns}' monitor, everything that can fail: the detached table's room, a spare of this index or a new
- *       thread started (named after the index's worker with a {@code -standin-n} suffix, and given the context class
- *       loader and priority the workers inherited at the build, not the blocking task's), the spare's unpark (a
- *       permit it acts on only under the monitor). Then the commit, stores only: the thread marks itself detached, enters the detached table
- *       (B3), the spare is assigned, the registry's slot for the index is replaced (a release store: thieves and
- *       broadcasts that read the old holder reach the detached thread's deque or the shared queue, both still
- *       valid), and the index's poller is bound to the spare (volatile: IO wake-ups go to it). To the sleep protocol
- *       nothing happened: the index's holder was running a job, and its loop
- *       now continues on the spare, which starts with an idle search.</dd>
+ *       those halves and only another thread can run it now (a review found the call hanging when only the four oldest
+ *       were): the oldest through the heartbeat's own promotion into the free slots (LZ4 to LZ6), the rest, oldest
+ *       first, pushed onto its deque as eager halves, which their joins take back as an eager join does. This comes
+ *       first even where no hand-off follows (B5). Then, if the thread may hand off, under {@code StandIns}' monitor,
+ *       everything that can fail: the detached table's room, a spare of this index or a new thread started (named after
+ *       the index's worker with a {@code -standin-n} suffix, and given the context class loader and priority the
+ *       workers inherited at the build, not the blocking task's), the spare's unpark (a permit it acts on only under
+ *       the monitor). Then the commit, stores only: the thread marks itself detached, enters the detached table (B3),
+ *       the spare is assigned, the registry's slot for the index is replaced (a release store: thieves and broadcasts
+ *       that read the old holder reach the detached thread's deque or the shared queue, both still valid), and the
+ *       index's poller is bound to the spare (volatile: IO wake-ups go to it). To the sleep protocol nothing happened:
+ *       the index's holder was running a job, and its loop now continues on the spare, which starts with an idle
+ *       search.</dd>
  *   <dt>B3 (what a detached thread leaves visible, and how it is woken)</dt>
- *   <dd>Its deque and promotion slots stay stealable: every victim scan and every final check before sleep
- *       ({@code anyWorkVisible}, LZ6's promoted-frame check) also walks the detached table. Its pushes and promotions
- *       tell the protocol as a worker's do, with the same promise ("Internal pushes" in the sleep package-info: what
- *       nobody takes, it takes back or runs itself, B6). (Without that, a second blocking call in a task, which blocks
- *       where it is, waited for ever for a half nobody was told of, and the rest of the task ran on one thread.) When
- *       it waits for a latch, it runs what its own deque and slots still hold, then moves the latch UNSET to SLEEPY
- *       to SLEEPING (L1) and parks until SET. A setter wakes the latch's index ({@code Registry.wakeLatchOwner}, also on the E4 owed path),
- *       which unparks every detached thread of that index as well as waking the index's holder. The thread entered
- *       the table (release) before its first such CAS, so a setter whose swap read SLEEPING finds it
- *       ({@code DetachedTable}; jcstress {@code DetachedWaiterVsLatchSetTest} and its weakened variant). Wake-ups
- *       that find a thread not waiting on the set latch are spurious and harmless: it parks again.</dd>
+ *   <dd>Its deque and promotion slots stay stealable: every victim scan and every final check before sleep ({@code
+ *       anyWorkVisible}, LZ6's promoted-frame check) also walks the detached table. Its pushes and promotions tell the
+ *       protocol as a worker's do, with the same promise ("Internal pushes" in the sleep package-info: what nobody
+ *       takes, it takes back or runs itself, B6). (Without that, a second blocking call in a task, which blocks where
+ *       it is, waited for ever for a half nobody was told of, and the rest of the task ran on one thread.) When it
+ *       waits for a latch, it runs what its own deque and slots still hold, then moves the latch UNSET to SLEEPY to
+ *       SLEEPING (L1) and parks until SET. A setter wakes the latch's index ({@code Registry.wakeLatchOwner}, also on
+ *       the E4 owed path), which unparks every detached thread of that index as well as waking the index's holder. The
+ *       thread entered the table (release) before its first such CAS, so a setter whose swap read SLEEPING finds it
+ *       ({@code DetachedTable}; jcstress {@code DetachedWaiterVsLatchSetTest} and its weakened variant). Wake-ups that
+ *       find a thread not waiting on the set latch are spurious and harmless: it parks again.</dd>
  *   <dt>B4 (spares)</dt>
  *   <dd>A stand-in starts as a spare and takes its index only once assigned, under the monitor; it clears its own
  *       detached flag there. A thread stays bound to the index it was made for (its deque, sleep state and terminate
@@ -59,26 +59,26 @@
  *       workers (detached and spares) never exceed {@code maxBlockingThreads}; at the cap, an idle spare of another
  *       index is retired to make room (it no longer counts, and ends at once). Start and exit hooks run once per
  *       thread, with the index it serves: a stand-in's start hook may run while the index's previous thread still
- *       finishes its task, and a spare that ends runs its exit hook while the index lives on. A spare's figures
- *       (jobs, steals, promotions) stay in its index's {@code WorkerStats}; the statistics read each index's holder
- *       under the monitor a hand-off commits under, so no total ever goes down.</dd>
+ *       finishes its task, and a spare that ends runs its exit hook while the index lives on. A spare's figures (jobs,
+ *       steals, promotions) stay in its index's {@code WorkerStats}; the statistics read each index's holder under the
+ *       monitor a hand-off commits under, so no total ever goes down.</dd>
  *   <dt>B5 (when a blocking call blocks where it is)</dt>
  *   <dd>On a thread that is no Spindle worker ({@code managedBlock} then is ForkJoinPool's own), on a detached thread
- *       (a nested call, or a call after the first returned), inside a start or exit hook (the thread is not in its
- *       loop yet, or any more), at the cap, once termination began, or when no thread can be started. Also when
- *       {@code managedBlock}'s blocker is releasable at once, as in ForkJoinPool.</dd>
+ *       (a nested call, or a call after the first returned), inside a start or exit hook (the thread is not in its loop
+ *       yet, or any more), at the cap, once termination began, or when no thread can be started. Also when {@code
+ *       managedBlock}'s blocker is releasable at once, as in ForkJoinPool.</dd>
  *   <dt>B6 (unwinding)</dt>
- *   <dd>A detached thread whose stack is back at its loop runs what its own deque still holds (jobs its frames left
- *       and nobody took), and only then leaves the detached table: nothing it pushed is left behind.</dd>
+ *   <dd>A detached thread whose stack is back at its loop runs what its own deque still holds (jobs its frames left and
+ *       nobody took), and only then leaves the detached table: nothing it pushed is left behind.</dd>
  *   <dt>B7 (termination)</dt>
  *   <dd>Termination takes the monitor, marks the pool terminated, and sets the terminate latch of each index's holder
  *       at that moment: no hand-off can replace a holder after that, so none misses its latch. Spares end at once;
- *       detached threads end when their tasks do. {@code awaitTermination} and {@code isTerminated} wait for them
- *       too, and {@code shutdownNow} interrupts them as it interrupts workers running tasks.</dd>
+ *       detached threads end when their tasks do. {@code awaitTermination} and {@code isTerminated} wait for them too,
+ *       and {@code shutdownNow} interrupts them as it interrupts workers running tasks.</dd>
  *   <dt>B8 (failures)</dt>
  *   <dd>The body's failure is thrown as it is; an Error in {@code block()}, or an {@code InterruptedException}, leaves
- *       the hand-off standing: the thread stays detached and finishes its stack. A hand-off that cannot be made
- *       changes nothing (B2's order) and the call blocks where it is.</dd>
+ *       the hand-off standing: the thread stays detached and finishes its stack. A hand-off that cannot be made changes
+ *       nothing (B2's order) and the call blocks where it is.</dd>
  * </dl>
  */
 package io.spindle.internal.blocking;

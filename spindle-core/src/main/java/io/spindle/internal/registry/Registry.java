@@ -112,7 +112,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     /** B2: each index's broadcast copies, shared by every thread that holds the index in turn. */
     private final ConcurrentLinkedQueue<Job>[] broadcastQueues;
     private final StandIns standIns;
-    /** B2: what a stand-in is given: its index's worker name (suffixed), and what the workers inherited at the build. */
+    /** B2: what a stand-in is given: its index's worker name (suffixed), and what the workers inherited. */
     private final String[] workerNames;
     private final ClassLoader workerContextLoader;
     private final int workerPriority;
@@ -903,7 +903,8 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 return false;
             }
         }
-        if (Thread.currentThread() instanceof WorkerThread && ((WorkerThread) Thread.currentThread()).registry() == this) {
+        Thread caller = Thread.currentThread();
+        if (caller instanceof WorkerThread && ((WorkerThread) caller).registry() == this) {
             return false; // a detached thread of ours asks: it is one of those waited for
         }
         return standIns.awaitNoneLeft(remaining(nanos, start)); // B7: the threads beyond the workers end too

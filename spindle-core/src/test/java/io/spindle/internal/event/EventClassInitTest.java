@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class EventClassInitTest {
     private static final String ALL = "event/HandOffEvent,event/InjectionEvent,event/PromotionEvent,"
-            + "event/StealBatchEvent,event/WakeReason,event/WorkerSleepEvent,event/WorkerWokenEvent,latch/BlockingLatch,"
-            + "latch/CountLatch";
+            + "event/StealBatchEvent,event/WakeReason,event/WorkerSleepEvent,event/WorkerWokenEvent,"
+            + "latch/BlockingLatch,latch/CountLatch";
 
     @Test
     void buildingAPoolInitializesEveryEventClass() throws IOException {
