@@ -35,7 +35,7 @@ import java.util.Objects;
  * @param blockedWorkers threads inside {@link Spindle#blocking} or {@link Spindle#managedBlock} right now whose place
  *                       in the pool a stand-in took (a call past {@code maxBlockingThreads} blocks its worker and is
  *                       not counted)
- * @param standInThreads threads alive beyond {@link ThreadPool#threads()}: threads back from a blocking call that
+ * @param standInThreads threads alive beyond {@link ThreadPool#threadCount()}: threads back from a blocking call that
  *                       finish their task, and idle ones that wait, up to the keep-alive, to stand in again; 0 once
  *                       the keep-alive passed with nothing blocking. Jobs they ran count in their index's figures
  */
@@ -61,7 +61,7 @@ public record PoolStats(long jobsExecuted, long steals, long injected, long slee
      * @param ioWatchdogPolls the IO watchdog's polls for busy workers
      * @param blockedWorkers  threads inside {@link Spindle#blocking} or {@link Spindle#managedBlock} right now that
      *                        handed their place in the pool to a stand-in
-     * @param standInThreads  threads alive beyond {@code threads()}: those back from a blocking call that finish
+     * @param standInThreads  threads alive beyond {@code threadCount()}: those back from a blocking call that finish
      *                        their task, and idle ones waiting, up to the keep-alive, to stand in again
      * @throws NullPointerException if {@code workers} or one of its elements is null
      */

@@ -232,10 +232,10 @@ public final class Spindle {
      *
      * <p>On a Spindle worker, unless {@code blocker.isReleasable()} at once, the worker hands its place in the pool
      * (its index, its share of the sleep protocol, its IO) to a stand-in thread, and then calls {@code block()} until
-     * it or {@code isReleasable()} returns true; meanwhile the pool keeps {@code threads()} workers running, and the
-     * join halves this thread's task left waiting are stealable. The thread then finishes its task outside the pool's
-     * count of workers (its own further joins run on it), and afterwards stands in for a later blocking call or ends
-     * after the pool's {@link ThreadPool.Builder#blockingKeepAlive keep-alive}. Past the pool's
+     * it or {@code isReleasable()} returns true; meanwhile the pool keeps {@code threadCount()} workers running, and
+     * the join halves this thread's task left waiting are stealable. The thread then finishes its task outside the
+     * pool's count of workers (its joins still spread to the pool), and afterwards stands in for a later blocking call
+     * or ends after the pool's {@link ThreadPool.Builder#blockingKeepAlive keep-alive}. Past the pool's
      * {@link ThreadPool.Builder#maxBlockingThreads maxBlockingThreads}, inside a start or exit hook, or on a thread
      * already back from such a call, it blocks where it is. On a {@link java.util.concurrent.ForkJoinWorkerThread},
      * and on any other thread, this is {@code ForkJoinPool.managedBlock(blocker)}.

@@ -1,6 +1,6 @@
 /**
  * Managed blocking ({@code Spindle.blocking}, {@code Spindle.managedBlock}; README, "Blocking calls inside tasks"): a
- * worker about to block hands its place in the pool to a stand-in thread, so that the pool keeps {@code threads()}
+ * worker about to block hands its place in the pool to a stand-in thread, so that the pool keeps {@code threadCount()}
  * workers running while user code waits on a query, a file, a lock or a future outside the pool.
  *
  * <h2>Why a hand-off, and not a compensating worker</h2>
