@@ -742,8 +742,10 @@ public final class ThreadPool implements ExecutorService, AutoCloseable {
          * index, its share of the sleep protocol, its IO), so the pool keeps {@link #threads(int) threads} workers
          * running. Past the cap, a blocking call blocks its worker, as it would without those methods.
          *
-         * @param n at most this many threads beyond the workers, at any time; 0 turns stand-ins off. Default 256, as
-         *          the common {@code ForkJoinPool}'s spare threads
+         * @param n at most this many threads beyond the workers stand in, finish their tasks after a blocking call,
+         *          or wait as spares, at any time (a spare retired to make room for another worker's stand-in stops
+         *          counting at once, though its thread may still be ending, its exit hook running); 0 turns stand-ins
+         *          off. Default 256, as the common {@code ForkJoinPool}'s spare threads
          * @return this builder
          * @throws IllegalArgumentException if {@code n} is negative (the message names it)
          */

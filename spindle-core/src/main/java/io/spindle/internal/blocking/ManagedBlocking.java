@@ -65,6 +65,10 @@ public final class ManagedBlocking {
         if (lazy != null) {
             lazy.promoteBeforeBlocking();
         }
-        return w.mayHandOff() && w.registry().handOffBeforeBlocking(w);
+        if (w.mayHandOff() && w.registry().handOffBeforeBlocking(w)) {
+            return true; // the stand-in's first idle search scans this thread's deque (B3)
+        }
+        w.announceStealableWork(); // B5: it blocks where it is; no stand-in will look, so the protocol must
+        return false;
     }
 }

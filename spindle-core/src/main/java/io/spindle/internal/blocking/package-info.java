@@ -66,7 +66,10 @@
  *   <dd>On a thread that is no Spindle worker ({@code managedBlock} then is ForkJoinPool's own), on a detached thread
  *       (a nested call, or a call after the first returned), inside a start or exit hook (the thread is not in its loop
  *       yet, or any more), at the cap, once termination began, or when no thread can be started. Also when {@code
- *       managedBlock}'s blocker is releasable at once, as in ForkJoinPool.</dd>
+ *       managedBlock}'s blocker is releasable at once, as in ForkJoinPool. A pool thread that blocks where it is first
+ *       makes its latent frames stealable (B2) and then, if it left anything stealable, tells the protocol again after
+ *       a full fence, as LZ6 announces a promotion: its unfenced pushes may have crossed a worker registering to
+ *       sleep, and no stand-in will scan its deque.</dd>
  *   <dt>B6 (unwinding)</dt>
  *   <dd>A detached thread whose stack is back at its loop runs what its own deque still holds (jobs its frames left and
  *       nobody took), and only then leaves the detached table: nothing it pushed is left behind.</dd>

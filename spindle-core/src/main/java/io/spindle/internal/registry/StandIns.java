@@ -62,7 +62,8 @@ public final class StandIns {
                 return false;
             }
             spare = takeSpare(i);
-            if (spare == null && counted >= max && !evictSpareOfAnotherIndex()) {
+            WorkerThread makeRoom = null; // at the cap: an idle spare of another index, retired once ours started
+            if (spare == null && counted >= max && (makeRoom = idleSpareOfAnotherIndex()) == null) {
                 return false;
             }
             int place;
@@ -75,6 +76,9 @@ public final class StandIns {
                     alive++;
                     counted++;
                     started = true;
+                    if (makeRoom != null) {
+                        evict(makeRoom); // only now: a refusal above changed nothing (B8)
+                    }
                 }
                 // Before the commit: a permit, if the spare is not parked yet; it reads its assignment under this
                 // monitor, so it cannot act on the permit before we release it.
@@ -122,27 +126,26 @@ public final class StandIns {
         return sparesByIndex[index].pollFirst(); // the most recently idle: the others may time out
     }
 
-    /**
-     * B4, at the cap: an idle spare of another index retires to make room (a thread serves one index only). It no
-     * longer counts against the cap; it ends on its own once unparked.
-     *
-     * @return whether one did
-     */
-    private boolean evictSpareOfAnotherIndex() {
+    /** B4, at the cap: an idle spare of another index (a thread serves one index only), or null. */
+    private WorkerThread idleSpareOfAnotherIndex() {
         if (sparesByIndex == null) {
-            return false;
+            return null;
         }
         for (ArrayDeque<WorkerThread> q : sparesByIndex) {
             WorkerThread oldest = q == null ? null : q.peekLast(); // the one nearest its keep-alive
             if (oldest != null) {
-                retire(oldest);
-                oldest.evicted = true;
-                counted--;
-                LockSupport.unpark(oldest);
-                return true;
+                return oldest;
             }
         }
-        return false;
+        return null;
+    }
+
+    /** B4: {@code spare} retires to make room under the cap: it stops counting now and ends once unparked. */
+    private void evict(WorkerThread spare) {
+        retire(spare);
+        spare.evicted = true;
+        counted--;
+        LockSupport.unpark(spare);
     }
 
     /**

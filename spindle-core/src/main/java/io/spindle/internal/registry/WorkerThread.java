@@ -114,6 +114,25 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         return detached; // plain: see the field
     }
 
+    /**
+     * B5: a blocking call that blocks where it is (no hand-off) tells the protocol, fenced, of what this thread left
+     * stealable: its pushes and promotions were announced without a fence ("Internal pushes"), so a worker that
+     * registered to sleep at the same instant may have missed them, and nothing else would look while this thread
+     * blocks. A full fence, then the protocol, as LZ6 announces a promotion (its jcstress test,
+     * {@code JecPromotionVsSleepTest}, drives that very pair). A failure costs only parallelism: it is not thrown.
+     */
+    public void announceStealableWork() {
+        try {
+            if (hasStealableWork()) {
+                VarHandle.fullFence();
+                sleep.newInternalJobs(index, 1, true);
+            }
+        } catch (Throwable notAnnounced) {
+            // out of memory or stack in the protocol's step, which rolled itself back: the blocked call's halves
+            // wait for the next search that passes by, as an unfenced push's do
+        }
+    }
+
     /** B5: whether a blocking call on this thread may hand its index to a stand-in. Owner only. */
     public boolean mayHandOff() {
         return !detached && !inHook;
