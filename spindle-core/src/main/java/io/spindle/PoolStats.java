@@ -18,7 +18,8 @@ import java.util.Objects;
  *                       installs, broadcast copies, scope tasks (a join half taken back by its owner runs inline
  *                       and is not counted)
  * @param steals         jobs a worker took from another worker's deque
- * @param injected       jobs submitted from threads outside the pool
+ * @param injected       jobs submitted from threads outside the pool (and tasks spawned by a thread back from
+ *                       {@link Spindle#blocking}, which go the same way)
  * @param sleeps         times a worker blocked because it found no work
  * @param wakeups        times a blocked worker was woken by another thread
  * @param injectorQueued jobs submitted from outside that no worker has taken yet (the global injector's length)

@@ -207,6 +207,31 @@ class ManagedBlockingReviewTest {
         }
     }
 
+    /**
+     * B3: a task spawned from the exit hook of a spare that retires mid-life (its keep-alive passed) runs: the spare's
+     * deque is one nobody scans, so such spawns go through the injector (pushed there, the task was lost and the pool
+     * never terminated).
+     */
+    @Test
+    void aSpawnFromARetiringSparesExitHookRuns() throws Exception {
+        CountDownLatch ran = new CountDownLatch(1);
+        ThreadPool[] self = new ThreadPool[1];
+        ThreadPool pool = ThreadPool.builder().threads(2).blockingKeepAlive(Duration.ofMillis(50))
+                .onThreadExit(i -> {
+                    if (!self[0].isShutdown()) {
+                        Spindle.spawn(ran::countDown); // a spare ending while the pool runs
+                    }
+                }).build();
+        self[0] = pool;
+        try {
+            pool.install(() -> Spindle.blocking(() -> null)); // leaves a spare, which retires after 50 ms
+            assertTrue(ran.await(HANG_MS, TimeUnit.MILLISECONDS), "the exit hook's spawn never ran");
+        } finally {
+            pool.shutdown(); // not close(): a lost task keeps the pool from terminating, and this must not hang
+            assertTrue(pool.awaitTermination(HANG_MS, TimeUnit.MILLISECONDS), "the pool never terminated");
+        }
+    }
+
     /** Stand-ins are told apart from their index's worker by name, with no user code called after the build. */
     @Test
     void aStandInIsNamedAfterItsIndexsWorker() throws Exception {

@@ -20,10 +20,12 @@
  *       without sleeping through the protocol, searching for work or taking broadcast copies. Its frames keep working
  *       as before on its own deque and lazy frames: a join takes its half back or waits for it, a scope waits for its
  *       tasks, and the rest of its task spreads as a worker's does (its pushes and its heartbeat's promotions tell the
- *       protocol, where the index is only a hint's code, and its deque is in every search: B3). It uses no poller (its
- *       IO goes the way of a thread outside the pool: {@code WorkerThread.currentOf} answers null), and {@code
- *       Spindle.currentThreadIndex()} answers empty on it: the index is the stand-in's. The flag is the thread's own:
- *       only it reads and writes it.</dd>
+ *       protocol, where the index is only a hint's code, and its deque is in every search: B3). Tasks it spawns, and
+ *       scope tasks, go through the injector instead: once its stack has unwound (a spare's exit hook) nobody scans its
+ *       deque, and a task left there was lost (a second review found it). It uses no poller (its IO goes the way of a
+ *       thread outside the pool: {@code WorkerThread.currentOf} answers null), and {@code Spindle.currentThreadIndex()}
+ *       answers empty on it: the index is the stand-in's. The flag is the thread's own: only it reads and writes
+ *       it.</dd>
  *   <dt>B2 (the hand-off)</dt>
  *   <dd>In this order: the thread makes every latent lazy frame stealable, since the blocked code may wait for one of
  *       those halves and only another thread can run it now (a review found the call hanging when only the four oldest
@@ -33,12 +35,12 @@
  *       everything that can fail: the detached table's room, a spare of this index or a new thread started (named after
  *       the index's worker with a {@code -standin-n} suffix, and given the context class loader and priority the
  *       workers inherited at the build, not the blocking task's), the spare's unpark (a permit it acts on only under
- *       the monitor). Then the commit, stores only: the thread marks itself detached, enters the detached table (B3),
- *       the spare is assigned, the registry's slot for the index is replaced (a release store: thieves and broadcasts
- *       that read the old holder reach the detached thread's deque or the shared queue, both still valid), and the
- *       index's poller is bound to the spare (volatile: IO wake-ups go to it). To the sleep protocol nothing happened:
- *       the index's holder was running a job, and its loop now continues on the spare, which starts with an idle
- *       search.</dd>
+ *       the monitor). Then the commit, stores whose call sites were linked at the build (E6): the thread enters the
+ *       detached table (B3), the spare is assigned, the registry's slot for the index is replaced (a release store:
+ *       thieves and broadcasts that read the old holder reach the detached thread's deque or the shared queue, both
+ *       still valid), the index's poller is bound to the spare (volatile: IO wake-ups go to it), and last the thread
+ *       marks itself detached. To the sleep protocol nothing happened: the index's holder was running a job, and its
+ *       loop now continues on the spare, which starts with an idle search.</dd>
  *   <dt>B3 (what a detached thread leaves visible, and how it is woken)</dt>
  *   <dd>Its deque and promotion slots stay stealable: every victim scan and every final check before sleep ({@code
  *       anyWorkVisible}, LZ6's promoted-frame check) also walks the detached table. Its pushes and promotions tell the
@@ -68,8 +70,8 @@
  *       yet, or any more), at the cap, once termination began, or when no thread can be started. Also when {@code
  *       managedBlock}'s blocker is releasable at once, as in ForkJoinPool. A pool thread that blocks where it is first
  *       makes its latent frames stealable (B2) and then, if it left anything stealable, tells the protocol again after
- *       a full fence, as LZ6 announces a promotion: its unfenced pushes may have crossed a worker registering to
- *       sleep, and no stand-in will scan its deque.</dd>
+ *       a full fence, as LZ6 announces a promotion: its unfenced pushes may have crossed a worker registering to sleep,
+ *       and no stand-in will scan its deque.</dd>
  *   <dt>B6 (unwinding)</dt>
  *   <dd>A detached thread whose stack is back at its loop runs what its own deque still holds (jobs its frames left and
  *       nobody took), and only then leaves the detached table: nothing it pushed is left behind.</dd>
@@ -81,7 +83,9 @@
  *   <dt>B8 (failures)</dt>
  *   <dd>The body's failure is thrown as it is; an Error in {@code block()}, or an {@code InterruptedException}, leaves
  *       the hand-off standing: the thread stays detached and finishes its stack. A hand-off that cannot be made changes
- *       nothing (B2's order) and the call blocks where it is.</dd>
+ *       nothing (B2's order) and the call blocks where it is. One hole is left: a stack overflow at a call inside the
+ *       commit (it makes four, each a store, at the depth of the blocking call) would leave it half made; nothing there
+ *       allocates, and every call site is linked at the build.</dd>
  * </dl>
  */
 package io.spindle.internal.blocking;

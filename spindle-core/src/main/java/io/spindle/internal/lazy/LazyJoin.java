@@ -244,14 +244,19 @@ public final class LazyJoin {
                 }
                 if (!reclaimed && !stolen) {
                     if (lazy.slotOf[d] == LazyWorker.ON_DEQUE) {
-                        // B2: promoted onto our deque before a blocking call: take it back as an eager join does,
-                        // running what our own code left above it
-                        Job top;
-                        while ((top = worker.takeLocalJob()) != null && top != job) {
-                            worker.execute(top);
+                        // B2: promoted onto our deque before a blocking call: take it back as an eager join does
+                        // (Join.takeBackOrWait), running what our own code left above it, and no further once it ran:
+                        // below it lies older work, of frames and jobs under this one
+                        while (!reclaimed && !stolen) {
+                            Job top = job.probe() ? null : worker.takeLocalJob(); // ran already (a nested wait)
+                            if (top == job) {
+                                reclaimed = true;
+                            } else if (top == null) {
+                                stolen = true; // a thief, or we ourselves, ran it or runs it: its latch tells
+                            } else {
+                                worker.execute(top);
+                            }
                         }
-                        reclaimed = top == job;
-                        stolen = !reclaimed;
                     } else if (lazy.slots.reclaim(lazy.slotOf[d], job)) {
                         reclaimed = true;
                     } else {

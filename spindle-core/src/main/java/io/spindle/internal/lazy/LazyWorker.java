@@ -292,6 +292,7 @@ public final class LazyWorker {
                 promoted[f] = job;
                 slotOf[f] = ON_DEQUE;
                 lo = f + 1;              // LZ1: the prefix grows by the oldest latent frame, once its job is out
+                PROMOTIONS.setOpaque(this, promotions + 1); // opaque: single writer, statistics only
             }
         } catch (Throwable couldNotPromote) {
             // LZ5: the frames from lo up stay latent

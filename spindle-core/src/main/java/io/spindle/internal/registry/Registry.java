@@ -163,6 +163,7 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
             }
             this.workerContextLoader = Thread.currentThread().getContextClassLoader(); // what the workers inherited
             this.workerPriority = Thread.currentThread().getPriority();
+            replaceWorker(0, workers[0]); // E6: links the hand-off's store now, not at the JVM's first hand-off
             this.workersExited = new CountDownLatch(workers.length);
         } catch (Throwable failure) {
             // No worker has started, so nothing else will ever close the protocol (HINT_PIPE holds descriptors).
@@ -427,10 +428,10 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
     /** Puts a job into this pool: on the caller's deque if it is one of our workers, else into the injector. */
     public void pushOrInject(InjectedJob job) {
         WorkerThread w = currentWorker();
-        if (w != null) {
+        if (w != null && !w.isDetached()) {
             w.push(job);
         } else {
-            inject(job);
+            inject(job); // B3: a detached thread's deque may be one nobody scans (a spare's, in its exit hook)
         }
     }
 
@@ -562,7 +563,11 @@ public final class Registry implements LatchOwner, SpawnJob.Sink {
                 throw new RejectedExecutionException(what + " rejected: pool " + name + " has terminated");
             }
             try {
-                w.push(job);
+                if (w.isDetached()) {
+                    inject(job); // B3: as pushOrInject; counted as the task's own spawn all the same (internal)
+                } else {
+                    w.push(job);
+                }
             } catch (Throwable failure) {
                 synchronized (termination) { // E1: push threw, so the job is not in the deque
                     termination.owed++; // the count goes back without a call (Termination.owed)

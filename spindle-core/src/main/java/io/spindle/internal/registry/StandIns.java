@@ -96,13 +96,14 @@ public final class StandIns {
                 }
                 return false;
             }
-            // The commit: stores only, in B2's order.
-            t.detached = true;                  // plain: only t reads it (see the field)
+            // The commit: stores (their call sites linked at the build, E6), in B2's order; t's own flag last, so that
+            // t is never detached while it still holds the index.
             detachedTable.enter(place, t);      // B3: before t can sleep on a latch detached
             blockedNow++;
             spare.spareState = ASSIGNED;        // the spare clears its own detached flag (awaitAssignment)
             registry.replaceWorker(i, spare);   // release: thieves, broadcasts and termination find the spare
             t.poller().bindOwner(spare);        // volatile: the index's IO wakes the spare from now on
+            t.detached = true;                  // plain: only t reads it (see the field)
         }
         try {
             registry.events().handOff(i, started);

@@ -125,7 +125,7 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
         try {
             if (hasStealableWork()) {
                 VarHandle.fullFence();
-                sleep.newInternalJobs(index, 1, true);
+                sleep.newInternalJobs(index, 1, false); // "work nobody took": every protocol wakes a sleeper for it
             }
         } catch (Throwable notAnnounced) {
             // out of memory or stack in the protocol's step, which rolled itself back: the blocked call's halves
