@@ -240,6 +240,13 @@ final class IoFixtures {
         }
     }
 
+    /**
+     * The size of a write that must stay pending after {@link #fill}: far more than a socket holds. TCP on loopback may
+     * still take a few hundred KB after fill() saw zeros (the peer's receive buffer grows with autotuning), and a write
+     * it took whole is no longer pending (a 4 KiB one completed under CI's load on 2026-11-29).
+     */
+    static final int MORE_THAN_A_SOCKET_HOLDS = 16 << 20;
+
     /** Fills a non-blocking channel's send buffer until a write takes nothing; returns the bytes written. */
     static long fill(java.nio.channels.WritableByteChannel nonBlocking) throws IOException {
         ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);

@@ -149,7 +149,8 @@ class PoolIoArgumentsTest {
             ByteBuffer dst = ByteBuffer.allocate(4);
             CompletableFuture<Integer> read = io.read(c.mine(), dst); // no data: stays pending
             IoFixtures.fill(c.mine()); // the peer does not read: the next write stays pending
-            CompletableFuture<Integer> write = io.write(c.mine(), ByteBuffer.allocate(1024));
+            CompletableFuture<Integer> write = io.write(c.mine(),
+                    ByteBuffer.allocate(IoFixtures.MORE_THAN_A_SOCKET_HOLDS));
             assertFalse(read.isDone(), "read completed with no data sent: " + read);
             assertFalse(write.isDone(), "write completed into a full send buffer: " + write);
             offAndOnPool(p, () -> {
@@ -171,7 +172,7 @@ class PoolIoArgumentsTest {
                     Thread.onSpinWait();
                 }
             }
-            assertEquals(1024, get(write, p.ctx()));
+            assertEquals(IoFixtures.MORE_THAN_A_SOCKET_HOLDS, get(write, p.ctx()));
             // and after completion the next ones are accepted again (pipes too)
             Pipe pipe = p.pipe();
             CompletableFuture<Integer> pr = io.read(pipe.source(), ByteBuffer.allocate(4));

@@ -72,7 +72,8 @@ class PoolIoCloseTest {
             IoFixtures.Conn c = p.conn();
             CompletableFuture<Integer> read = p.io.read(c.mine(), ByteBuffer.allocate(16));
             IoFixtures.fill(c.mine());
-            CompletableFuture<Integer> write = p.io.write(c.mine(), ByteBuffer.allocate(4096));
+            CompletableFuture<Integer> write = p.io.write(c.mine(),
+                    ByteBuffer.allocate(IoFixtures.MORE_THAN_A_SOCKET_HOLDS));
             CompletableFuture<Void> ready = p.io.ready(c.mine(), SelectionKey.OP_READ);
             // a server with an accept pending, started on a worker
             ServerSocketChannel server = p.server();
@@ -282,7 +283,8 @@ class PoolIoCloseTest {
 
             IoFixtures.Conn c = p.conn();
             IoFixtures.fill(c.mine());
-            CompletableFuture<Integer> w = p.io.write(c.mine(), ByteBuffer.allocate(1024));
+            CompletableFuture<Integer> w = p.io.write(c.mine(),
+                    ByteBuffer.allocate(IoFixtures.MORE_THAN_A_SOCKET_HOLDS));
             assertTrue(w.cancel(true));
             CompletableFuture<Integer> w2 = p.io.write(c.mine(), ByteBuffer.allocate(8)); // no WritePendingException
             assertTrue(w2.cancel(true));

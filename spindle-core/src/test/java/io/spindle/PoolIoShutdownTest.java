@@ -48,7 +48,7 @@ class PoolIoShutdownTest {
         pending.conn = c;
         pending.futures.add(p.io.read(c.mine(), ByteBuffer.allocate(16)));
         IoFixtures.fill(c.mine());
-        pending.futures.add(p.io.write(c.mine(), ByteBuffer.allocate(4096)));
+        pending.futures.add(p.io.write(c.mine(), ByteBuffer.allocate(IoFixtures.MORE_THAN_A_SOCKET_HOLDS)));
         pending.futures.add(p.io.ready(c.mine(), SelectionKey.OP_READ));
         pending.channels.add(c.mine());
 
