@@ -316,7 +316,8 @@ public final class HintPipeSleep implements SleepProtocol {
             retract(state);
         }
         if (state.counts.sleeps() != sleepsBefore) {
-            idle.adaptRoundsAfterSleep(MIN_ROUNDS_UNTIL_SLEEPY, ROUNDS_UNTIL_SLEEPY, System.nanoTime() - sleepStart);
+            idle.adaptRoundsAfterSleep(MIN_ROUNDS_UNTIL_SLEEPY, ROUNDS_UNTIL_SLEEPY, System.nanoTime() - sleepStart,
+                    code == OWN_EVENTS_CODE);
             reportWake(sleepEvent, me, code, state);
         }
         idle.wakeFully();

@@ -50,10 +50,10 @@ public final class IdleState {
     }
 
     /**
-     * A1: a sleep shorter than this counts as one that a little more spinning would have saved (property
-     * {@code spindle.idle.shortSleepMicros}, default 50; 0 turns the rule off). Under ping-pong IO on 2 cores a
-     * worker's sleeps end within tens of microseconds and spinning (yielding to the threads that make the next request)
-     * is cheaper than each sleep's wake-up; under sparse load sleeps last milliseconds (BENCHMARKS.md, issue 15).
+     * A1: a sleep that a waker ended sooner than this counts as one that a little more spinning would have saved
+     * (property {@code spindle.idle.shortSleepMicros}, default 50; 0 turns the rule off): in a busy phase of jobs the
+     * next one comes within microseconds, and under sparse load sleeps last milliseconds. A sleep that the worker's own
+     * IO ended never counts as short (see {@link #adaptRoundsAfterSleep}).
      */
     static final long SHORT_SLEEP_NANOS = Math.max(0L, Long.getLong("spindle.idle.shortSleepMicros", 50L)) * 1_000L;
 
@@ -180,13 +180,17 @@ public final class IdleState {
     /**
      * A1, when the worker woke from a sleep of {@code sleptNanos}: a long sleep means its spinning could not have
      * found the work, so it spins half as long next time (at least {@code min}); a sleep shorter than
-     * {@link #SHORT_SLEEP_NANOS} means a little more spinning would have found it without a sleep and a wake-up (a
-     * worker under steady load whose IO or jobs come back within microseconds), so it spins twice as long (at least
-     * 2, at most {@code max}).
+     * {@link #SHORT_SLEEP_NANOS} that a waker ended means a little more spinning would have found the work without a
+     * sleep and a wake-up (a worker under steady load whose jobs come back within microseconds), so it spins twice as
+     * long (at least 2, at most {@code max}). A sleep that the worker's own events ended ({@code endedByOwnIo}: its
+     * selector returned with ready IO, or another thread queued an interest or sweep request for it) counts as long
+     * however short it was: spinning finds ready IO only at the idle search's poll, every 50 µs, later than the
+     * selector, a request leads to a registration rather than a job, and under ping-pong IO with clients in their own
+     * processes the yields cost more than the sleeps they save (A1 in package-info, BENCHMARKS.md issue 29).
      */
-    void adaptRoundsAfterSleep(int min, int max, long sleptNanos) {
+    void adaptRoundsAfterSleep(int min, int max, long sleptNanos, boolean endedByOwnIo) {
         int limit = roundsUntilSleepy(max);
-        roundsUntilSleepy = sleptNanos < SHORT_SLEEP_NANOS ? Math.min(max, Math.max(2, limit * 2))
+        roundsUntilSleepy = sleptNanos < SHORT_SLEEP_NANOS && !endedByOwnIo ? Math.min(max, Math.max(2, limit * 2))
                 : Math.max(min, limit >> 1);
     }
 

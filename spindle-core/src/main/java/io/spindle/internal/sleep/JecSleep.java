@@ -232,7 +232,8 @@ public final class JecSleep implements SleepProtocol {
             // took the count (WOKEN), or blocking threw and we took it back (TOOK_BACK: ownsCount again), or our own
             // IO ended the sleep and we took it back (OWN_EVENTS, J7: ownsCount again, undone below).
             int outcome = state.blockIfUnclaimed();
-            idle.adaptRoundsAfterSleep(MIN_ROUNDS_UNTIL_SLEEPY, ROUNDS_UNTIL_SLEEPY, System.nanoTime() - sleepStart);
+            idle.adaptRoundsAfterSleep(MIN_ROUNDS_UNTIL_SLEEPY, ROUNDS_UNTIL_SLEEPY, System.nanoTime() - sleepStart,
+                    outcome == WorkerSleepState.OWN_EVENTS);
             woken = outcome == WorkerSleepState.WOKEN;
             if (outcome == WorkerSleepState.OWN_EVENTS) {
                 events.sleepEnded(sleepEvent, me, WakeReason.IO_READY, PoolEvents.NOT_A_WORKER);

@@ -364,16 +364,18 @@ public final class SleepyWorkerSleep implements SleepProtocol {
                     // S4: wait until a tickle moves the generation. A spurious return re-waits; an interrupt does not
                     // end the wait (awaitUninterruptibly keeps the interrupt status for the caller). A tickle that
                     // cleared the bit between our CAS and now cannot have signalled yet: it needs the lock we hold.
+                    boolean endedByOwnIo = false;
                     if (blockers == null) {
                         do {
                             tickled.awaitUninterruptibly();
                         } while (generation == ourGeneration);
                     } else if (!blockUntilTickledOrOwnEvents(me, ourGeneration)) {
+                        endedByOwnIo = true;
                         events.sleepEnded(sleepEvent, me, WakeReason.IO_READY, PoolEvents.NOT_A_WORKER);
                         sleepEvent = null; // reported: S7, our own IO ended the sleep
                     }
                     idle.adaptRoundsAfterSleep(MIN_ROUNDS_UNTIL_SLEEPY, ROUNDS_UNTIL_SLEEPY,
-                            System.nanoTime() - sleepStart);
+                            System.nanoTime() - sleepStart, endedByOwnIo);
                     if (generation != ourGeneration) {
                         count.countWakeup();
                         wokenFor = lastTickleReason; // plain reads under the lock: the tickle that woke us, or later

@@ -147,7 +147,8 @@ final class WorkerSleepState {
      * separates the hand-over from the try that takes it back if blocking throws. Spurious returns, and the returns of
      * an interrupted thread, re-check; the interrupt status is kept for the caller.
      *
-     * @return NOT_BLOCKED (claimed while PREPARING: the count stays the owner's), WOKEN, or TOOK_BACK
+     * @return NOT_BLOCKED (claimed while PREPARING: the count stays the owner's), WOKEN, TOOK_BACK, or OWN_EVENTS
+     *         (J7: the owner's own IO ended the sleep and it took its count back)
      */
     int blockIfUnclaimed() {
         boolean interrupted = false;

@@ -33,19 +33,27 @@
  *       limit of yielding rounds, starting at its protocol's fixed count (32 by default). Every time it wakes from a
  *       long sleep (its spinning could not have found the work) the limit halves, down to {@code
  *       MIN_ROUNDS_UNTIL_SLEEPY} (0 by default, property {@code spindle.jec.minRoundsUntilSleepy}); every time a search
- *       finds work after at least half the limit (and at least one failed round), or a sleep lasted less than {@code
- *       IdleState.SHORT_SLEEP_NANOS} (50 µs, property {@code spindle.idle.shortSleepMicros}; 0 turns the rule off),
- *       the limit doubles (to at least 2), back up to the fixed count. At a limit of 0 the worker announces itself
+ *       finds work after at least half the limit (and at least one failed round), or a sleep that a waker ended lasted
+ *       less than {@code IdleState.SHORT_SLEEP_NANOS} (50 µs, property {@code spindle.idle.shortSleepMicros}; 0 turns
+ *       the rule off), the limit doubles (to at least 2), back up to the fixed count. A sleep that the worker's own IO
+ *       ended (J7, H9, S7) counts as long however short it was, and work found in its own IO is no reward either:
+ *       spinning finds that IO no sooner than its selector does. At a limit of 0 the worker announces itself
  *       sleepy after its first failed search, searches once more without yielding, and sleeps: under sparse load a
  *       worker that woke for one job goes straight back to sleep (rayon PR 1314 found the same: 43 % less CPU); each
  *       {@code Thread.yield} is a {@code sched_yield} system call, which cost about 2 µs on the 2-vCPU VM of
- *       BENCHMARKS.md, more than the rest of the search. In a busy phase, where searches succeed late or sleeps end
- *       within microseconds, it spins as long as rayon does. The short-sleep rule came from IO under load (issue 15,
- *       echo on 16 connections): a worker whose IO comes back tens of microseconds after its last completion found it
- *       by blocking in its selector, not by spinning, so without the rule the limit sank to 0 and every batch cost a
- *       sleep and a wake-up (JOBS_EVENT_COUNTER spent 0.9-1.0 times a thread per connection's CPU per request; with it
- *       0.74-0.84, both measured with the runner's client of that time, one thread multiplexing every connection, which
- *       flatters selector servers: BENCHMARKS.md, issue 29). SLEEPY_WORKER and HINT_PIPE apply the same rule to their
+ *       BENCHMARKS.md, more than the rest of the search. In a busy phase, where searches succeed late or wakers end
+ *       its sleeps within microseconds, it spins as long as rayon does. The short-sleep rule came from IO under load
+ *       (issue 15, echo on 16 connections): a worker whose IO came back tens of microseconds after its last completion
+ *       found it by blocking in its selector, not by spinning, so without the rule the limit sank to 0 and every batch
+ *       cost a sleep and a wake-up (JOBS_EVENT_COUNTER spent 0.9-1.0 times a thread per connection's CPU per request;
+ *       with it 0.74-0.84), both measured with the runner's client of that time, one thread multiplexing every
+ *       connection, which flatters selector servers. Measured with clients in their own process (issue 29), the same
+ *       rule made a worker spin after every request: its selector returned within the clients' round trip, so each
+ *       sleep doubled the limit back to 32 yields, and the idle search found the next request only at its 50 µs poll;
+ *       one connection back to back cost 2.3-3.0 times a thread per connection's CPU per request. Since then a sleep
+ *       that the worker's own IO ended counts as long (1.2-1.5 times; at 16 to 256 connections within the noise, with
+ *       64 connections on JDK 25 perhaps a little dearer: BENCHMARKS.md, "Spinning for IO that the selector finds").
+ *       SLEEPY_WORKER and HINT_PIPE apply the same rules to their
  *       own fixed counts (properties {@code spindle.sleepy.minRoundsUntilSleepy},
  *       {@code spindle.hintPipe.minRoundsUntilSleepy}); SLEEPY_WORKER's rounds
  *       between getting sleepy and falling asleep scale with the limit, at least one (S3). Under sparse IO (one request

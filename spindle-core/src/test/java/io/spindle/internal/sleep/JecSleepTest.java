@@ -173,23 +173,38 @@ class JecSleepTest {
     void aShortSleepDoublesTheLimitAndALongOneHalvesIt() {
         assumeTrue(IdleState.SHORT_SLEEP_NANOS > 0, "spindle.idle.shortSleepMicros=0 turns the rule off");
         IdleState idle = new IdleState(0, () -> false, 32);
-        idle.adaptRoundsAfterSleep(0, 32, IdleState.SHORT_SLEEP_NANOS); // not shorter: long
+        idle.adaptRoundsAfterSleep(0, 32, IdleState.SHORT_SLEEP_NANOS, false); // not shorter: long
         assertEquals(16, idle.roundsUntilSleepy);
-        idle.adaptRoundsAfterSleep(0, 32, 10 * IdleState.SHORT_SLEEP_NANOS + 1_000_000L);
+        idle.adaptRoundsAfterSleep(0, 32, 10 * IdleState.SHORT_SLEEP_NANOS + 1_000_000L, false);
         assertEquals(8, idle.roundsUntilSleepy);
-        idle.adaptRoundsAfterSleep(0, 32, IdleState.SHORT_SLEEP_NANOS - 1); // a wake-up spinning would have saved
+        idle.adaptRoundsAfterSleep(0, 32, IdleState.SHORT_SLEEP_NANOS - 1, false); // spinning would have saved it
         assertEquals(16, idle.roundsUntilSleepy);
         for (int i = 0; i < 8; i++) {
-            idle.adaptRoundsAfterSleep(0, 32, 0L);
+            idle.adaptRoundsAfterSleep(0, 32, 0L, false);
         }
         assertEquals(32, idle.roundsUntilSleepy, "at most the fixed count");
         idle.roundsUntilSleepy = 0;
-        idle.adaptRoundsAfterSleep(0, 32, 0L);
+        idle.adaptRoundsAfterSleep(0, 32, 0L, false);
         assertEquals(2, idle.roundsUntilSleepy, "from 0 to at least 2");
         for (int i = 0; i < 8; i++) {
-            idle.adaptRoundsAfterSleep(4, 32, Long.MAX_VALUE);
+            idle.adaptRoundsAfterSleep(4, 32, Long.MAX_VALUE, false);
         }
         assertEquals(4, idle.roundsUntilSleepy, "at least the minimum");
+    }
+
+    @Test
+    void aShortSleepThatOwnIoEndedHalvesTheLimitAsALongOneDoes() {
+        IdleState idle = new IdleState(0, () -> false, 32);
+        idle.adaptRoundsAfterSleep(0, 32, 0L, true); // the selector returned at once: spinning would not have seen it
+        assertEquals(16, idle.roundsUntilSleepy);
+        idle.adaptRoundsAfterSleep(0, 32, IdleState.SHORT_SLEEP_NANOS - 1, true);
+        assertEquals(8, idle.roundsUntilSleepy);
+        idle.adaptRoundsAfterSleep(0, 32, 0L, false); // a waker's short wake-up still doubles it
+        assertEquals(IdleState.SHORT_SLEEP_NANOS > 0 ? 16 : 4, idle.roundsUntilSleepy);
+        for (int i = 0; i < 8; i++) {
+            idle.adaptRoundsAfterSleep(0, 32, 0L, true);
+        }
+        assertEquals(0, idle.roundsUntilSleepy, "down to the minimum");
     }
 
     @Test
