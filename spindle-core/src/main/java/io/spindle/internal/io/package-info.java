@@ -278,7 +278,9 @@
  *       count for ever and the pool never terminated (rounds of hand-backs at every depth left 3 to 24 such waits, in
  *       up to 3 rounds of 6; after the fixes below a count still leaks at some step not yet found, in about 1 run of 13
  *       at 30 rounds on JDK 17 and once in a CI run on JDK 25, so {@code DeregisterAtStackEdgeTest}'s lock-free
- *       rounds run only when asked). A pass now judges it lost: every
+ *       rounds run only when asked; with the poll lock taken by another thread it leaked too, in one round of 6 in 2
+ *       of about 6 CI runs, so that test reports one such round in a run and fails on two). A pass now judges it lost:
+ *       every
  *       select of a pass began after the cancel of each wait it marked (the cancel, or the caller's entry of its
  *       monitor, precedes the add, which precedes the mark), so a marked wait whose key the select left in its
  *       channel can only be a lost key; its hand-back's job completes the future with an {@code IOException} and
