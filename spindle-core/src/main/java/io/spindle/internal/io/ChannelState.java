@@ -9,7 +9,6 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.WritePendingException;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -123,7 +122,7 @@ final class ChannelState {
      * @return true if nothing was done because the selector still holds a cancelled key of this open channel (a
      *         hand-back's, IO13): the caller makes it select once and calls again
      */
-    boolean applyInterest(Selector selector, List<IoOp<?>> finished) {
+    boolean applyInterest(Selector selector, FinishedOps finished) {
         synchronized (this) {
             if (detached) {
                 return false;
@@ -168,7 +167,7 @@ final class ChannelState {
      * The poller found the key ready for {@code readyOps}: one step of every pending operation that waits for any of
      * them. Finished operations are added to {@code finished} for the caller to queue outside the monitor.
      */
-    synchronized void onReady(int readyOps, List<IoOp<?>> finished) {
+    synchronized void onReady(int readyOps, FinishedOps finished) {
         if (detached) {
             return;
         }
@@ -199,7 +198,7 @@ final class ChannelState {
         }
     }
 
-    private void stepIfReady(IoOp<?> op, int readyOps, List<IoOp<?>> finished) {
+    private void stepIfReady(IoOp<?> op, int readyOps, FinishedOps finished) {
         // IO11: a WITHDRAWING operation keeps its slot a moment longer, but takes nothing the channel gives
         if (op != null && op.phase == IoOp.PENDING && IoOp.wants(op.interest(), readyOps) && step(op)) {
             clear(op);
@@ -381,7 +380,7 @@ final class ChannelState {
      * Detaches this state from the pool and finishes every pending operation with a fresh failure from
      * {@code cause}; the key is cancelled (the channel is deregistered, not closed: IO9).
      */
-    void detachAndFail(Supplier<? extends Throwable> cause, List<IoOp<?>> finished) {
+    void detachAndFail(Supplier<? extends Throwable> cause, FinishedOps finished) {
         synchronized (this) {
             // IO3: fail first, detach after. An Error part of the way leaves a state that still serves its channel and
             // whose remaining operations the next close, sweep or shutdown fails; detached first, they were stranded.
@@ -397,7 +396,7 @@ final class ChannelState {
      * Every pending operation fails: each with a fresh failure from {@code cause}, or all with {@code fixed} when it is
      * not null (applyInterest's own failure: no allocation but the list's).
      */
-    private void failAllLocked(Supplier<? extends Throwable> cause, Throwable fixed, List<IoOp<?>> finished) {
+    private void failAllLocked(Supplier<? extends Throwable> cause, Throwable fixed, FinishedOps finished) {
         failLocked(read, cause, fixed, finished);
         failLocked(write, cause, fixed, finished);
         failLocked(acceptOrConnect, cause, fixed, finished);
@@ -406,7 +405,7 @@ final class ChannelState {
         }
     }
 
-    private void failLocked(IoOp<?> op, Supplier<? extends Throwable> cause, Throwable fixed, List<IoOp<?>> finished) {
+    private void failLocked(IoOp<?> op, Supplier<? extends Throwable> cause, Throwable fixed, FinishedOps finished) {
         // IO11: a WITHDRAWING operation is finished too: its outside completion may have failed part of the way, and
         // its job then gives the counts back (and completes the future if nobody did)
         if (op != null && (op.phase == IoOp.PENDING || op.phase == IoOp.WITHDRAWING)) {

@@ -44,9 +44,15 @@ abstract class IoOp<T> extends InjectedJob {
     int phase = PENDING;
     /**
      * IO6: this finished operation's job was pushed or injected. Written and read only by the thread handing out the
-     * list it is in ({@code PoolIoImpl.queueFinished}), so that a pass again after a throw skips it.
+     * list it is in ({@code PoolIoImpl.queueFinished}), or, once that list is owed, by the worker that runs it (the
+     * owe's monitor and the delivery's injection order the two), so that a pass again after a throw skips it.
      */
     boolean handedOut;
+    /**
+     * IO6: a hand-out of this operation went to the injector, so every retry does too (the injector's claim picks one
+     * run if the first injection threw after linking its node). Confined as {@link #handedOut} is.
+     */
+    boolean injecting;
     /**
      * Guarded by the channel's monitor until FINISHED, then read by the job (published by the job's queueing) or by a
      * refused outside completion (published by the monitor it read FINISHED under: IO11).

@@ -12,7 +12,6 @@ import java.lang.invoke.VarHandle;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -144,6 +143,12 @@ public final class IoPoller implements Blocker {
             // resolves the field references unblock's failure path stores through, while the stack has room (E4)
             owedWakes.pollerFlags[index].owed = false;
             owedWakes.any = false;
+            // and those through which a hand-out that overflowed owes its list (IO6, FinishedOps): nothing is linked
+            FinishedOps none = new FinishedOps(io);
+            synchronized (none.owes) {
+                none.nextOwed = none.owes.owedJobs;
+                none.owes.owedJobs = none.nextOwed;
+            }
         }
         this.nextSweepNanos = System.nanoTime(); // nanoTime's origin is arbitrary: deadlines are relative to it
     }
@@ -347,7 +352,7 @@ public final class IoPoller implements Blocker {
         // allocated before the lock: nothing that can throw (a caller at the edge of its stack) may come between the
         // lock and the try whose finally unlocks, or the lock stays held by a thread that went on, and the owner's
         // next select waits for it for ever
-        List<IoOp<?>> finished = new ArrayList<>();
+        FinishedOps finished = new FinishedOps(io);
         Consumer<SelectionKey> handle = key -> handleReadyKey(key, finished);
         if (!pollLock.tryLock()) {
             s.wakeup(); // IO13: the holder drains after its unlock; this ends its select if it is the owner's
@@ -364,7 +369,21 @@ public final class IoPoller implements Blocker {
                     drainHandBacks(s, handle); // IO13: waits queued while we held the lock
                 }
             } finally {
-                io.queueFinished(finished, caller); // IO6: what finished runs, even after a failure
+                try {
+                    io.queueFinished(finished, caller); // IO6: what finished runs, even after a failure
+                } catch (Throwable overflowed) {
+                    // IO6: the hand-out's call overflowed (a stack's edge): the rest is owed whole (FinishedOps.owe,
+                    // written out inline: a call here could overflow again)
+                    OwedLatchWakes owes = finished.owes;
+                    if (owes != null) {
+                        synchronized (owes) {
+                            finished.nextOwed = owes.owedJobs;
+                            owes.owedJobs = finished;
+                        }
+                        owes.any = true; // volatile, after the link: a delivery that takes `any` sees the list
+                    }
+                    throw overflowed;
+                }
             }
         }
         wakeIfLastOperationLeftElsewhere(); // our selectNow may have finished the owner's last operation
@@ -558,7 +577,7 @@ public final class IoPoller implements Blocker {
         if (!poll && readyKeys.isEmpty() && !sweepRequested && interestRequests.isEmpty()) {
             return null;
         }
-        List<IoOp<?>> finished = new ArrayList<>();
+        FinishedOps finished = new FinishedOps(io);
         Consumer<SelectionKey> handle = key -> handleReadyKey(key, finished);
         boolean handedOut = false;
         try {
@@ -598,7 +617,21 @@ public final class IoPoller implements Blocker {
             throw new UncheckedIOException("selector failed", e);
         } finally {
             if (!handedOut) {
-                io.queueFinished(finished, worker); // IO6: what finished and was not handed out yet, each once
+                try {
+                    io.queueFinished(finished, worker); // IO6: what was not handed out yet, each once
+                } catch (Throwable overflowed) {
+                    // IO6: the hand-out's call overflowed (a stack's edge): the rest is owed whole (FinishedOps.owe,
+                    // written out inline: a call here could overflow again)
+                    OwedLatchWakes owes = finished.owes;
+                    if (owes != null) {
+                        synchronized (owes) {
+                            finished.nextOwed = owes.owedJobs;
+                            owes.owedJobs = finished;
+                        }
+                        owes.any = true; // volatile, after the link: a delivery that takes `any` sees the list
+                    }
+                    throw overflowed;
+                }
             }
         }
     }
@@ -650,7 +683,7 @@ public final class IoPoller implements Blocker {
         if (selector == null && interestRequests.isEmpty()) {
             return;
         }
-        List<IoOp<?>> finished = new ArrayList<>(); // before the lock, as in flushAfterCancel
+        FinishedOps finished = new FinishedOps(io); // before the lock, as in flushAfterCancel
         Consumer<SelectionKey> handle = key -> handleReadyKey(key, finished);
         if (!pollLock.tryLock()) {
             return;
@@ -672,13 +705,27 @@ public final class IoPoller implements Blocker {
                     drainHandBacks(selector, handle); // IO13: after the unlock
                 }
             } finally {
-                io.queueFinished(finished, worker); // IO6: what finished runs, even after a failure
+                try {
+                    io.queueFinished(finished, worker); // IO6: what finished runs, even after a failure
+                } catch (Throwable overflowed) {
+                    // IO6: the hand-out's call overflowed (a stack's edge): the rest is owed whole (FinishedOps.owe,
+                    // written out inline: a call here could overflow again)
+                    OwedLatchWakes owes = finished.owes;
+                    if (owes != null) {
+                        synchronized (owes) {
+                            finished.nextOwed = owes.owedJobs;
+                            owes.owedJobs = finished;
+                        }
+                        owes.any = true; // volatile, after the link: a delivery that takes `any` sees the list
+                    }
+                    throw overflowed;
+                }
             }
         }
         wakeIfLastOperationLeftElsewhere(); // the watchdog's poll may have finished the owner's last operation
     }
 
-    private void handleReadyKey(SelectionKey key, List<IoOp<?>> finished) {
+    private void handleReadyKey(SelectionKey key, FinishedOps finished) {
         READY_EVENTS.setOpaque(this, readyEvents + 1); // opaque: written by the lock holder or the owner; statistics
         Object state = key.attachment();
         if (!(state instanceof ChannelState)) {
@@ -693,7 +740,7 @@ public final class IoPoller implements Blocker {
         ((ChannelState) state).onReady(ready, finished);
     }
 
-    private void applyInterestRequests(Selector sel, List<IoOp<?>> finished) {
+    private void applyInterestRequests(Selector sel, FinishedOps finished) {
         for (ChannelState s; (s = interestRequests.poll()) != null; ) {
             applyInterest(s, sel, finished);
         }
@@ -707,7 +754,7 @@ public final class IoPoller implements Blocker {
      * a new registration cancelled again (another hand-back, which needs no operation pending, so none wants this
      * interest then) could make it meet another.
      */
-    private void applyInterest(ChannelState state, Selector sel, List<IoOp<?>> finished) {
+    private void applyInterest(ChannelState state, Selector sel, FinishedOps finished) {
         while (state.applyInterest(sel, finished)) {
             flushCancelledKey(sel, finished);
         }
@@ -720,7 +767,7 @@ public final class IoPoller implements Blocker {
      * (pollNow, the owner's or the watchdog's), and takes it again. What the select finds ready goes into
      * {@code finished}, as the caller's own select would.
      */
-    private void flushCancelledKey(Selector sel, List<IoOp<?>> finished) {
+    private void flushCancelledKey(Selector sel, FinishedOps finished) {
         Consumer<SelectionKey> handle = key -> handleReadyKey(key, finished); // before the lock, as in selectNowOrWake
         pollLock.lock();
         try {
@@ -759,9 +806,27 @@ public final class IoPoller implements Blocker {
      */
     void requestInterest(ChannelState state) {
         if (Thread.currentThread() == owner && !pollLock.isHeldByCurrentThread()) {
-            List<IoOp<?>> failures = new ArrayList<>(0);
-            applyInterest(state, ownSelector(), failures);
-            io.queueFinished(failures, WorkerThread.current());
+            FinishedOps failures = new FinishedOps(io);
+            try {
+                // what a flush of a cancelled key finished on the way, for other channels too, is in the list
+                applyInterest(state, ownSelector(), failures);
+            } finally {
+                try {
+                    io.queueFinished(failures, WorkerThread.current());
+                } catch (Throwable overflowed) {
+                    // IO6: the hand-out's call overflowed (a stack's edge): the rest is owed whole (FinishedOps.owe,
+                    // written out inline: a call here could overflow again)
+                    OwedLatchWakes owes = failures.owes;
+                    if (owes != null) {
+                        synchronized (owes) {
+                            failures.nextOwed = owes.owedJobs;
+                            owes.owedJobs = failures;
+                        }
+                        owes.any = true; // volatile, after the link: a delivery that takes `any` sees the list
+                    }
+                    throw overflowed;
+                }
+            }
             return;
         }
         interestRequests.add(state); // the queue's own publication (a volatile CAS), before unblock's RMW (IO10)

@@ -18,8 +18,6 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -58,6 +56,17 @@ public final class PoolIoImpl implements PoolIO {
         this.pollers = new IoPoller[threads];
         for (int i = 0; i < threads; i++) {
             pollers[i] = new IoPoller(this, i);
+        }
+        if (registry != null) {
+            // resolves the field references through which a hand-out that overflowed owes its list (IO6,
+            // FinishedOps), while the stack has room: nothing is linked, and `any` is false until the pool runs
+            FinishedOps none = new FinishedOps(this);
+            OwedLatchWakes owes = none.owes;
+            synchronized (owes) {
+                none.nextOwed = owes.owedJobs;
+                owes.owedJobs = none.nextOwed;
+            }
+            owes.any = false;
         }
     }
 
@@ -145,7 +154,7 @@ public final class PoolIoImpl implements PoolIO {
     @Override
     public void close(SelectableChannel channel) throws IOException {
         Objects.requireNonNull(channel, "channel");
-        List<IoOp<?>> finished = new ArrayList<>();
+        FinishedOps finished = new FinishedOps(this);
         WorkerThread caller = WorkerThread.currentOf(registry);
         ChannelState s = channels.get(channel);
         try {
@@ -158,7 +167,21 @@ public final class PoolIoImpl implements PoolIO {
             }
             channel.close();
         } finally {
-            queueFinished(finished, caller);
+            try {
+                queueFinished(finished, caller);
+            } catch (Throwable overflowed) {
+                // IO6: the hand-out's call overflowed (a stack's edge): the rest is owed whole (FinishedOps.owe,
+                // written out inline: a call here could overflow again)
+                OwedLatchWakes owes = finished.owes;
+                if (owes != null) {
+                    synchronized (owes) {
+                        finished.nextOwed = owes.owedJobs;
+                        owes.owedJobs = finished;
+                    }
+                    owes.any = true; // volatile, after the link: a delivery that takes `any` sees the list
+                }
+                throw overflowed;
+            }
             if (s != null) {
                 s.home.flushAfterCancel(caller); // IO8: the close takes effect now, not at the home's next select
             }
@@ -376,7 +399,7 @@ public final class PoolIoImpl implements PoolIO {
             if (channels.size() < tableSizeAfterLastLook * 2 + 64) {
                 return;
             }
-            List<IoOp<?>> finished = new ArrayList<>();
+            FinishedOps finished = new FinishedOps(this);
             WorkerThread caller = WorkerThread.currentOf(registry);
             try {
                 for (ChannelState s : channels.values()) {
@@ -392,7 +415,21 @@ public final class PoolIoImpl implements PoolIO {
                 }
                 tableSizeAfterLastLook = channels.size();
             } finally {
-                queueFinished(finished, caller); // IO3: what failed before a throw is queued all the same
+                try {
+                    queueFinished(finished, caller); // IO3: what failed before a throw is queued all the same
+                } catch (Throwable overflowed) {
+                    // IO6: the hand-out's call overflowed (a stack's edge): the rest is owed whole (FinishedOps.owe,
+                    // written out inline: a call here could overflow again)
+                    OwedLatchWakes owes = finished.owes;
+                    if (owes != null) {
+                        synchronized (owes) {
+                            finished.nextOwed = owes.owedJobs;
+                            owes.owedJobs = finished;
+                        }
+                        owes.any = true; // volatile, after the link: a delivery that takes `any` sees the list
+                    }
+                    throw overflowed;
+                }
             }
         }
     }
@@ -464,7 +501,7 @@ public final class PoolIoImpl implements PoolIO {
      * our workers outside any sleep step, else through the injector. Their terminate counts keep the pool alive
      * until they ran (IO6).
      */
-    void queueFinished(List<IoOp<?>> finished, WorkerThread worker) {
+    void queueFinished(FinishedOps finished, WorkerThread worker) {
         queueFinished(finished, worker, 0);
     }
 
@@ -476,14 +513,14 @@ public final class PoolIoImpl implements PoolIO {
      * job taken back stayed marked as claimed, and the next poll dropped it.) An injection that fails is not a throw
      * here: its notification, or the job itself, is owed ({@code Registry.injectKept}), so only a bug throws.
      */
-    void queueFinished(List<IoOp<?>> finished, WorkerThread worker, int keep) {
+    void queueFinished(FinishedOps finished, WorkerThread worker, int keep) {
         for (int last = finished.size() - 1; last >= keep; last--) {
             IoOp<?> op = finished.get(last);
             if (!op.handedOut) { // set by an earlier pass whose remove threw (a stack's edge): out already
                 handOut(op, worker);
                 op.handedOut = true; // a plain store, no call between the hand-out's return and it
             }
-            finished.remove(last); // the last element: no copy, no allocation
+            finished.removeLast(); // no copy, no allocation
         }
         if (worker == null && registry != null) {
             // IO6: a thread that is not a worker may have owed what it handed out (injectKept), and with every worker
@@ -497,7 +534,7 @@ public final class PoolIoImpl implements PoolIO {
     }
 
     private void handOut(IoOp<?> op, WorkerThread worker) {
-        if (worker != null) {
+        if (worker != null && !op.injecting) {
             try {
                 worker.push(op);
                 return;
@@ -506,6 +543,10 @@ public final class PoolIoImpl implements PoolIO {
                 // a finished operation must run, or its future stays incomplete and the pool never terminates)
             }
         }
+        // IO6: once injected, always injected: an injection that threw may have linked the operation's node after
+        // all (its queue's offer overflowing after the link, and then its catch block), and only the injector's claim
+        // then keeps a retry from running the operation twice; a push would bypass it
+        op.injecting = true;
         registry.injectKept(op);
     }
 
@@ -555,7 +596,7 @@ public final class PoolIoImpl implements PoolIO {
     }
 
     /** IO8: fails the pending operations of channels homed at {@code poller} that were closed directly. */
-    void sweepClosed(IoPoller poller, List<IoOp<?>> finished) {
+    void sweepClosed(IoPoller poller, FinishedOps finished) {
         for (ChannelState s : channels.values()) {
             if (s.home == poller && s.isClosedDirectly()) {
                 s.detachAndFail(AsynchronousCloseExceptions::closed, finished); // IO3: fail, then remove
@@ -570,26 +611,54 @@ public final class PoolIoImpl implements PoolIO {
      */
     public void shutdown() {
         shutdown = true; // volatile: IO9's Dekker with start()
-        List<IoOp<?>> finished = new ArrayList<>();
+        FinishedOps finished = new FinishedOps(this);
         try {
             for (ChannelState s : channels.values()) {
                 s.detachAndFail(AsynchronousCloseExceptions::shutdown, finished); // IO3: fail, then remove
                 channels.remove(s.channel, s);
             }
         } finally {
-            queueFinished(finished, null); // IO3: what failed before a throw is queued all the same
+            try {
+                queueFinished(finished, null); // IO3: what failed before a throw is queued all the same
+            } catch (Throwable overflowed) {
+                // IO6: the hand-out's call overflowed (a stack's edge): the rest is owed whole (FinishedOps.owe,
+                // written out inline: a call here could overflow again)
+                OwedLatchWakes owes = finished.owes;
+                if (owes != null) {
+                    synchronized (owes) {
+                        finished.nextOwed = owes.owedJobs;
+                        owes.owedJobs = finished;
+                    }
+                    owes.any = true; // volatile, after the link: a delivery that takes `any` sees the list
+                }
+                throw overflowed;
+            }
         }
     }
 
     private void failOnShutdown(SelectableChannel channel) {
         ChannelState s = channels.get(channel);
         if (s != null) {
-            List<IoOp<?>> finished = new ArrayList<>();
+            FinishedOps finished = new FinishedOps(this);
             try {
                 s.detachAndFail(AsynchronousCloseExceptions::shutdown, finished); // IO3: fail, then remove
                 channels.remove(channel, s);
             } finally {
-                queueFinished(finished, null);
+                try {
+                    queueFinished(finished, null);
+                } catch (Throwable overflowed) {
+                    // IO6: the hand-out's call overflowed (a stack's edge): the rest is owed whole (FinishedOps.owe,
+                    // written out inline: a call here could overflow again)
+                    OwedLatchWakes owes = finished.owes;
+                    if (owes != null) {
+                        synchronized (owes) {
+                            finished.nextOwed = owes.owedJobs;
+                            owes.owedJobs = finished;
+                        }
+                        owes.any = true; // volatile, after the link: a delivery that takes `any` sees the list
+                    }
+                    throw overflowed;
+                }
             }
         }
     }

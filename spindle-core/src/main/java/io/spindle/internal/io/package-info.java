@@ -82,7 +82,24 @@
  *       call, no allocation), and the delivery injects it again; if the node had been linked after all, whichever
  *       node is claimed first runs it. So a hand-out never throws: a close whose hand-out threw lost the
  *       operations it had failed, since they were detached from their channels already and no sweep could find them
- *       ({@code IoHandOutKeptTest}).</dd>
+ *       ({@code IoHandOutKeptTest}). The call that hands out a step's list ({@code queueFinished}) can still overflow
+ *       at a stack's edge before any of it ran, so every caller (a close, a poll, a sweep, shutdown, an owner's own
+ *       interest request) catches that and owes the list whole: it is a {@code FinishedOps}, which the catch block
+ *       links under the owes' monitor and then signals with {@code any} ({@code FinishedOps.owe} written out inline:
+ *       no call, one monitor as {@code injectKept}'s owe; the field references are resolved when the pool is built).
+ *       The next delivery makes each operation still in the list enter through the injector, once (those handed out
+ *       before the overflow are marked and skipped); the list itself is never queued or run. An owe wakes nobody: with
+ *       every worker asleep and nothing pending it waits for the pool's next activity or its shutdown. An operation
+ *       whose hand-out once went to the injector always goes there again ({@code IoOp.injecting}): an injection that
+ *       threw may have linked its node after all, and only the injector's claim then keeps a retry from running it
+ *       twice. Before, such a list was lost: a close near the stack's edge stranded reads in 3 of 30 iterations of
+ *       {@code PoolIoErrorSafetyTest}'s close at every depth, run in a loop ({@code FinishedOpsOwedTest}; jcstress
+ *       {@code OwedJobOweVsDeliverTest}). Not covered: a single operation finished at its call (a write or accept that
+ *       completed at once, IO12's direct completion, a placement whose interest request failed) is handed out or run
+ *       through calls with no such catch, {@code IoOp.execute} gives its count back through a call, and a step that
+ *       finishes more than four operations grows its list with a call after it took the fifth out of its slot: at the
+ *       very edge each can leave a count that keeps the pool from terminating (found by reading, not seen in a
+ *       test).</dd>
  *   <dt>IO7 Ready IO is not stranded behind a busy owner.</dt>
  *   <dd>A worker that holds IO polls without blocking every {@code IoPoller.JOBS_PER_BUSY_POLL} (64) jobs, and at the
  *       same tick, between top-level jobs, runs one job from the injector (where the watchdog's completions wait: a
@@ -307,11 +324,12 @@
  * {@code DeregisterAtStackEdgeTest} sees this in a few of 30 rounds of hand-backs at every depth, and reports such a
  * round rather than failing it (at most half the rounds may). Nothing is allocated or called between taking that lock
  * and the {@code try} that releases it, but the release's own frames are the JDK's ({@code PoolIoErrorSafetyTest}
- * sees it in about one run in five of a close at every depth). And a close at every depth near the stack's edge, then
- * shutdown, left one read never completed in about one CI run in five (2026-11-28): some step of the close or of
- * shutdown's sweep overflows where nothing fails the operation afterwards. A close whose hand-out threw was one such
- * step (IO6 now owes the job instead), but the test still strands reads after that fix: 28 failed iterations in
- * about 100 run back to back in one JVM (each failure leaves its pool and pipes behind, so later iterations are not
- * independent). Not found yet; that test runs only with {@code -Dspindle.tests.stackEdgeClose=true}.
+ * sees it in about one run in five of a close at every depth). A close at every depth near the stack's edge, then
+ * shutdown, used to leave reads never completed (about one CI run in five, 2026-11-28): the close's call that hands
+ * out the operations it had failed overflowed before any ran (found 2026-11-29 by counting, in each stranded
+ * iteration, exactly the operations that call had left; fixed by IO6's owed {@code FinishedOps}). That test runs by
+ * default before JDK 22 only: on JDK 25 a descent to the stack's edge takes up to 30 s once the JIT has compiled the
+ * close (a deoptimization at each overflow), which its bound would report as a hang
+ * ({@code -Dspindle.tests.stackEdgeClose=true} runs it there).
  */
 package io.spindle.internal.io;

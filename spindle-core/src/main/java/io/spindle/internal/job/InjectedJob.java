@@ -21,6 +21,15 @@ public abstract class InjectedJob implements Job {
      */
     public InjectedJob nextOwed;
 
+    /**
+     * IO6: an owed job re-enters the pool through {@code injector} ({@code Registry.injectKept}) when a delivery takes
+     * it ({@code OwedLatchWakes}); if this throws, the delivery owes the job again. A job enters as itself; a list of
+     * finished IO operations that was owed whole enters as its operations, each once.
+     */
+    public void enterOwed(java.util.function.Consumer<InjectedJob> injector) {
+        injector.accept(this);
+    }
+
     /** @return whether someone owns this job (read inside the monitor) */
     public final boolean isClaimed() {
         synchronized (this) {

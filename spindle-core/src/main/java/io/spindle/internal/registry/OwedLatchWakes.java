@@ -66,8 +66,9 @@ public final class OwedLatchWakes {
      */
     public volatile boolean injectionNoticeOwed;
     /**
-     * IO6: jobs {@code Registry.injectKept} could not queue, linked through {@link InjectedJob#nextOwed}; guarded by
-     * this object's monitor, and signalled by {@link #any} after the link.
+     * IO6: jobs {@code Registry.injectKept} could not queue, and lists of finished IO operations whose hand-out
+     * overflowed ({@code FinishedOps} in the io package), linked through {@link InjectedJob#nextOwed}; guarded by this
+     * object's monitor, and signalled by {@link #any} after the link. jcstress: {@code OwedJobOweVsDeliverTest}.
      */
     public InjectedJob owedJobs;
     /**
@@ -115,9 +116,10 @@ public final class OwedLatchWakes {
     }
 
     /**
-     * As {@link #deliver(Waker, Runnable, Waker)}, and first the owed jobs, each handed to {@code jobInjector} (null:
-     * none can be owed), which owes a job again itself if it cannot queue it. If it throws, the jobs not handed yet
-     * are owed again.
+     * As {@link #deliver(Waker, Runnable, Waker)}, and first the owed jobs, each entering through {@code jobInjector}
+     * (null: none can be owed), which owes a job again itself if it cannot queue it: a job as itself, an owed list of
+     * finished IO operations as its operations ({@link InjectedJob#enterOwed}). If that throws, the job and the jobs
+     * not handed yet are owed again.
      */
     void deliver(Waker waker, Runnable injectionNotice, Waker pollerWaker, Consumer<InjectedJob> jobInjector) {
         if (!(boolean) ANY.getAndSet(this, false)) { // volatile RMW: the owes that set it happen-before the reads
@@ -137,7 +139,7 @@ public final class OwedLatchWakes {
                 jobs = job.nextOwed;
                 job.nextOwed = null;
                 try {
-                    jobInjector.accept(job);
+                    job.enterOwed(jobInjector); // itself, or the operations of an owed list (IO6, FinishedOps)
                 } catch (Throwable t) {
                     job.nextOwed = jobs; // E4: this one and the rest are owed again (the rest would fail the same way)
                     synchronized (this) {
