@@ -25,9 +25,9 @@ import java.util.function.Consumer;
  */
 final class FinishedOps extends InjectedJob {
     /**
-     * Room for the operations of one channel (read, write, and an accept or connect or readiness wait) from the
-     * start: a close's {@link #add} then neither allocates nor calls, where an overflow would lose an operation
-     * already taken out of its slot.
+     * Room for the operations of most channels (read, write, an accept or connect, one readiness wait) from the
+     * start, so that a close's {@link #add} does not allocate: a failure there would lose an operation already taken
+     * out of its slot (see IO6's "Not covered" for the call that remains).
      */
     private static final int INITIAL_CAPACITY = 4;
 

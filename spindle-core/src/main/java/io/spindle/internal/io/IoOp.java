@@ -44,8 +44,9 @@ abstract class IoOp<T> extends InjectedJob {
     int phase = PENDING;
     /**
      * IO6: this finished operation's job was pushed or injected. Written and read only by the thread handing out the
-     * list it is in ({@code PoolIoImpl.queueFinished}), or, once that list is owed, by the worker that runs it (the
-     * owe's monitor and the delivery's injection order the two), so that a pass again after a throw skips it.
+     * list it is in ({@code PoolIoImpl.queueFinished}), or, once that list is owed, by the thread that delivers it (a
+     * worker, the watchdog, a thread outside the pool: the owe's monitor and {@code any} order the two), so that a
+     * pass again after a throw skips it.
      */
     boolean handedOut;
     /**

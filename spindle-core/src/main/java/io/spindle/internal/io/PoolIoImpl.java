@@ -510,8 +510,10 @@ public final class PoolIoImpl implements PoolIO {
      * once it is handed out, so that exactly the ones not handed out stay: a throw part of the way (no memory for a
      * queue node) leaves the caller a list it can hand out again without running any operation twice. (A retry of
      * the whole list after a throw once pushed again the ones already pushed, and took the one that threw back: a
-     * job taken back stayed marked as claimed, and the next poll dropped it.) An injection that fails is not a throw
-     * here: its notification, or the job itself, is owed ({@code Registry.injectKept}), so only a bug throws.
+     * job taken back stayed marked as claimed, and the next poll dropped it.) An injection that fails once entered is
+     * not a throw here: its notification, or the job itself, is owed ({@code Registry.injectKept}); but at a stack's
+     * edge a call on the way (this one's entry, a list access, {@code injectKept}'s entry) can overflow, and then the
+     * caller owes what is left ({@link FinishedOps}).
      */
     void queueFinished(FinishedOps finished, WorkerThread worker, int keep) {
         for (int last = finished.size() - 1; last >= keep; last--) {

@@ -76,17 +76,18 @@
  *       that delivery throws too (the same stack's edge) while every worker sleeps and the watchdog is parked
  *       (nothing pending), the owe waits for the pool's next wake-up of any kind; the job is queued meanwhile, and
  *       its count held. And while the heap stays full, a job that cannot be queued is owed again at every delivery,
- *       so idle workers deliver instead of sleeping until it can: they spin for as long as the heap stays full. A hand-out that cannot queue its
- *       job at all (no memory for the injector's node after the push failed too, or a stack overflow inside the
- *       queue's {@code offer}) owes the job itself, linked through a field of the job under the owes' monitor (no
- *       call, no allocation), and the delivery injects it again; if the node had been linked after all, whichever
- *       node is claimed first runs it. So a hand-out never throws: a close whose hand-out threw lost the
- *       operations it had failed, since they were detached from their channels already and no sweep could find them
- *       ({@code IoHandOutKeptTest}). The call that hands out a step's list ({@code queueFinished}) can still overflow
+ *       so idle workers deliver instead of sleeping until it can: they spin for as long as the heap stays full. A
+ *       hand-out that cannot queue its job at all (no memory for the injector's node after the push failed too, or a
+ *       stack overflow inside the queue's {@code offer}) owes the job itself, linked through a field of the job under
+ *       the owes' monitor (no call, no allocation), and the delivery injects it again; if the node had been linked
+ *       after all, whichever node is claimed first runs it. So a hand-out never throws once entered: a close whose
+ *       hand-out threw lost the operations it had failed, since they were detached from their channels already and
+ *       no sweep could find them ({@code IoHandOutKeptTest}). The call that hands out a step's list ({@code queueFinished}) can still overflow
  *       at a stack's edge before any of it ran, so every caller (a close, a poll, a sweep, shutdown, an owner's own
  *       interest request) catches that and owes the list whole: it is a {@code FinishedOps}, which the catch block
  *       links under the owes' monitor and then signals with {@code any} ({@code FinishedOps.owe} written out inline:
- *       no call, one monitor as {@code injectKept}'s owe; the field references are resolved when the pool is built).
+ *       no call, one monitor, as {@code injectKept}'s owe of a job; the field references are resolved when the pool is
+ *       built).
  *       The next delivery makes each operation still in the list enter through the injector, once (those handed out
  *       before the overflow are marked and skipped); the list itself is never queued or run. An owe wakes nobody: with
  *       every worker asleep and nothing pending it waits for the pool's next activity or its shutdown. An operation
@@ -96,10 +97,11 @@
  *       {@code PoolIoErrorSafetyTest}'s close at every depth, run in a loop ({@code FinishedOpsOwedTest}; jcstress
  *       {@code OwedJobOweVsDeliverTest}). Not covered: a single operation finished at its call (a write or accept that
  *       completed at once, IO12's direct completion, a placement whose interest request failed) is handed out or run
- *       through calls with no such catch, {@code IoOp.execute} gives its count back through a call, and a step that
- *       finishes more than four operations grows its list with a call after it took the fifth out of its slot: at the
- *       very edge each can leave a count that keeps the pool from terminating (found by reading, not seen in a
- *       test).</dd>
+ *       through calls with no such catch, {@code IoOp.execute} gives its count back through a call, and an operation
+ *       finished under its channel's monitor leaves its slot ({@code ChannelState.clear}, which calls the home's count)
+ *       before the call that adds it to the list (which allocates beyond four): an overflow between the two loses it
+ *       as the hand-out did. At the very edge each can leave a count that keeps the pool from terminating (found by
+ *       reading in two reviews, not seen in a test).</dd>
  *   <dt>IO7 Ready IO is not stranded behind a busy owner.</dt>
  *   <dd>A worker that holds IO polls without blocking every {@code IoPoller.JOBS_PER_BUSY_POLL} (64) jobs, and at the
  *       same tick, between top-level jobs, runs one job from the injector (where the watchdog's completions wait: a

@@ -7,7 +7,9 @@ package io.spindle.internal.job;
  * notification of the sleep protocol threw takes it back and throws (E1 in the registry package). The claim is a
  * monitor, the one read-modify-write the JVM does without a call: the poster's take-back runs at whatever stack depth
  * the notification overflowed, where even calling a method could overflow again, so {@code Registry.inject} writes
- * {@link #claim()}'s body out inline.
+ * {@link #claim()}'s body out inline. One subclass never enters the injector itself: the IO package's list of finished
+ * operations, which is an {@code InjectedJob} only to be owed ({@link #nextOwed}) and enters as its operations
+ * ({@link #enterOwed}).
  */
 public abstract class InjectedJob implements Job {
     /**
