@@ -172,6 +172,7 @@ final class ChannelState {
             return;
         }
         int waitedFor = wantedInterest(); // before the steps: readiness that some pending operation waited for
+        finished.reserve(3 + readies.size()); // IO6: before any step, so that listing one makes no call
         stepIfReady(read, readyOps, finished);
         stepIfReady(write, readyOps, finished);
         stepIfReady(acceptOrConnect, readyOps, finished);
@@ -201,8 +202,8 @@ final class ChannelState {
     private void stepIfReady(IoOp<?> op, int readyOps, FinishedOps finished) {
         // IO11: a WITHDRAWING operation keeps its slot a moment longer, but takes nothing the channel gives
         if (op != null && op.phase == IoOp.PENDING && IoOp.wants(op.interest(), readyOps) && step(op)) {
+            finished.ops[finished.size++] = op; // IO6: listed before it leaves its slot, with no call (reserved)
             clear(op);
-            finished.add(op);
         }
     }
 
@@ -354,10 +355,18 @@ final class ChannelState {
      * WITHDRAWING and its future is complete (a dependent stage of that future starts the next read before the
      * completion's second step). Its terminate count is given back here, under the monitor, which is safe only
      * because the placing caller (or a hand-back, IO13) holds a count of its own: this cannot be the pool's last.
+     * A FINISHED operation still in its slot is one whose {@code clear} overflowed at its entry after it finished,
+     * under this monitor (IO6): a poll's or a close's listed it first, and its job runs from the list; one finished at
+     * its call was lost with the call's throw (IO6's "Not covered"). Either way only the slot and the home's count are
+     * left to free (a close, sweep or shutdown frees them too: failLocked).
      *
      * @return whether the slot is free now
      */
     private boolean endWithdrawalForPlacement(IoOp<?> old) {
+        if (old.phase == IoOp.FINISHED) {
+            clear(old);
+            return true;
+        }
         // only once its future is complete: a placement from another thread, between the outside completion's two
         // steps, must not end a withdrawal whose completion may still fail (its future would then stay incomplete)
         if (old.phase != IoOp.WITHDRAWING || !old.future.isDone()) {
@@ -397,6 +406,7 @@ final class ChannelState {
      * not null (applyInterest's own failure: no allocation but the list's).
      */
     private void failAllLocked(Supplier<? extends Throwable> cause, Throwable fixed, FinishedOps finished) {
+        finished.reserve(3 + readies.size()); // IO6: before any operation fails, so that listing one makes no call
         failLocked(read, cause, fixed, finished);
         failLocked(write, cause, fixed, finished);
         failLocked(acceptOrConnect, cause, fixed, finished);
@@ -410,8 +420,10 @@ final class ChannelState {
         // its job then gives the counts back (and completes the future if nobody did)
         if (op != null && (op.phase == IoOp.PENDING || op.phase == IoOp.WITHDRAWING)) {
             op.finishExceptionally(fixed != null ? fixed : cause.get());
+            finished.ops[finished.size++] = op; // IO6: listed before it leaves its slot, with no call (reserved)
             clear(op);
-            finished.add(op);
+        } else if (op != null && op.phase == IoOp.FINISHED) {
+            clear(op); // IO6: listed by the step that finished it, whose clear overflowed: only the slot is left
         }
     }
 

@@ -24,11 +24,7 @@ import java.util.function.Consumer;
  * (the watchdog parked for good) that is the pool's next activity of any kind, or its shutdown.
  */
 final class FinishedOps extends InjectedJob {
-    /**
-     * Room for the operations of most channels (read, write, an accept or connect, one readiness wait) from the
-     * start, so that a close's {@link #add} does not allocate: a failure there would lose an operation already taken
-     * out of its slot (see IO6's "Not covered" for the call that remains).
-     */
+    /** Room for the operations of most channels (read, write, an accept or connect, one readiness wait). */
     private static final int INITIAL_CAPACITY = 4;
 
     /**
@@ -36,18 +32,25 @@ final class FinishedOps extends InjectedJob {
      * list, so that the catch block that owes it reads only fields.
      */
     final OwedLatchWakes owes;
-    private IoOp<?>[] ops = new IoOp<?>[INITIAL_CAPACITY];
-    private int size;
+    /**
+     * Package-private with {@link #size} for {@code ChannelState}, which adds an operation it finished with two field
+     * accesses and an array store after {@link #reserve}: no call between finishing an operation and listing it.
+     */
+    IoOp<?>[] ops = new IoOp<?>[INITIAL_CAPACITY];
+    int size;
 
     FinishedOps(PoolIoImpl io) {
         this.owes = io != null ? io.owedWakes() : null;
     }
 
-    void add(IoOp<?> op) {
-        if (size == ops.length) {
-            ops = java.util.Arrays.copyOf(ops, size * 2);
+    /**
+     * Room for {@code more} operations past {@link #size}, made before any of them finishes: a failure here (no
+     * memory, a stack's edge) changes nothing, where one after an operation finished would lose it.
+     */
+    void reserve(int more) {
+        if (size + more > ops.length) {
+            ops = java.util.Arrays.copyOf(ops, Math.max(size + more, ops.length * 2));
         }
-        ops[size++] = op;
     }
 
     IoOp<?> get(int i) {

@@ -97,11 +97,16 @@
  *       {@code PoolIoErrorSafetyTest}'s close at every depth, run in a loop ({@code FinishedOpsOwedTest}; jcstress
  *       {@code OwedJobOweVsDeliverTest}). Not covered: a single operation finished at its call (a write or accept that
  *       completed at once, IO12's direct completion, a placement whose interest request failed) is handed out or run
- *       through calls with no such catch, {@code IoOp.execute} gives its count back through a call, and an operation
- *       finished under its channel's monitor leaves its slot ({@code ChannelState.clear}, which calls the home's count)
- *       before the call that adds it to the list (which allocates beyond four): an overflow between the two loses it
- *       as the hand-out did. At the very edge each can leave a count that keeps the pool from terminating (found by
- *       reading in two reviews, not seen in a test).</dd>
+ *       through calls with no such catch, and {@code IoOp.execute} gives its count back through a call: at the very
+ *       edge either can leave a count that keeps the pool from terminating (found by reading in two reviews, not seen
+ *       in a test). An operation that a poll or a close finishes under its channel's monitor is listed before it
+ *       leaves its slot, with no call in between (the list's room is reserved before any step), so its job runs from the
+ *       list whatever the rest of the step does (before, it left the slot first, and an overflow in the list's
+ *       {@code add} lost it). If {@code ChannelState.clear}'s entry then overflows, the operation stays FINISHED in its
+ *       slot with its home's count, and the next placement in that slot, a hand-back, or a close, sweep or shutdown
+ *       frees both; an overflow at {@code clear}'s own call of the home's count, or a readiness wait left in its list
+ *       by an overflow inside the list's remove, still leaves the home's count one too high (the owner then selects
+ *       when idle as if it held IO).</dd>
  *   <dt>IO7 Ready IO is not stranded behind a busy owner.</dt>
  *   <dd>A worker that holds IO polls without blocking every {@code IoPoller.JOBS_PER_BUSY_POLL} (64) jobs, and at the
  *       same tick, between top-level jobs, runs one job from the injector (where the watchdog's completions wait: a
@@ -244,7 +249,8 @@
  *       thread that attaches them. And an outside completion (IO11) completes the future on its caller's thread.</dd>
  *   <dt>IO13 A hand-back completes once no selector of the pool holds the channel.</dt>
  *   <dd>{@code PoolIO.deregister} refuses a channel with an operation pending (a WITHDRAWING one whose future is
- *       complete ends its withdrawal first, as a placement does: IO11), and otherwise, under the channel's monitor,
+ *       complete ends its withdrawal first, as a placement does: IO11; a FINISHED one left in its slot by an overflow
+ *       leaves it, IO6), and otherwise, under the channel's monitor,
  *       detaches its state and cancels its key, then removes the state from the table, so that the next operation
  *       homes and registers the channel afresh. A cancelled key stays in its selector, and the channel cannot go back
  *       to blocking mode, until a selection deregisters it (the JDK does so before and after every select's wait), and
@@ -329,9 +335,9 @@
  * sees it in about one run in five of a close at every depth). A close at every depth near the stack's edge, then
  * shutdown, used to leave reads never completed (about one CI run in five, 2026-11-28): the close's call that hands
  * out the operations it had failed overflowed before any ran (found 2026-11-29 by counting, in each stranded
- * iteration, exactly the operations that call had left; fixed by IO6's owed {@code FinishedOps}). That test runs by
- * default before JDK 22 only: on JDK 25 a descent to the stack's edge takes up to 30 s once the JIT has compiled the
- * close (a deoptimization at each overflow), which its bound would report as a hang
- * ({@code -Dspindle.tests.stackEdgeClose=true} runs it there).
+ * iteration, exactly the operations that call had left; fixed by IO6's owed {@code FinishedOps}). That test still
+ * runs only with {@code -Dspindle.tests.stackEdgeClose=true}: once the JIT has compiled the close, a descent to the
+ * stack's edge can take 15 to over 30 s (on JDK 25 from the second iteration on, on JDK 17 in about one in eight),
+ * which its bound would report as a hang.
  */
 package io.spindle.internal.io;
