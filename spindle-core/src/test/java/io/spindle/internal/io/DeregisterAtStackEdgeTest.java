@@ -289,15 +289,30 @@ class DeregisterAtStackEdgeTest {
         }
 
         /**
-         * The poll lock, taken by this thread within a bounded wait: the owner may hold it in a select without a
-         * timeout, so the selector is woken until the lock is ours (the owner drains and re-blocks after us).
+         * The poll lock, taken by this thread while the owner runs a job of ours, so that it is not selecting: the
+         * owner holds the lock in a select without a timeout, and the first version, which woke that select and
+         * raced the owner's return to it with {@code tryLock}, lost the race for 10 s on a CI run (JDK 17, both JDKs'
+         * suites in parallel on 2 cores). Once the job ends, the owner's next select waits for the lock, as another
+         * thread's poll would make it wait.
          */
         ReentrantLock takePollLock() throws Exception {
             ReentrantLock lock = pollLock(poller);
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
-            while (!lock.tryLock(10, TimeUnit.MILLISECONDS)) {
-                assertTrue(System.nanoTime() < deadline, "the poll lock was never free");
-                poller.unblock(); // IO10: ends the owner's select, if it is in one
+            java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch taken = new java.util.concurrent.CountDownLatch(1);
+            pool.execute(() -> {
+                running.countDown();
+                try {
+                    taken.await(WAIT_MILLIS, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            try {
+                assertTrue(running.await(WAIT_MILLIS, TimeUnit.MILLISECONDS), "the owner never ran the job");
+                // the owner runs the job; the watchdog's polls only try the lock, so this waits for little
+                assertTrue(lock.tryLock(WAIT_MILLIS, TimeUnit.MILLISECONDS), "the poll lock was never free");
+            } finally {
+                taken.countDown();
             }
             return lock;
         }
