@@ -256,7 +256,13 @@ public final class WorkerThread extends Thread implements IdleState.WorkView {
             // back here instead would need more calls at a depth that may have none left (a stack overflow). Nothing
             // at all runs here, not even an instanceof: resolving its class threw a second StackOverflowError in CI.
         } catch (Throwable bug) {
-            reportRuntimeFailure(bug); // a bug in the protocol, not exhaustion: keep it visible; the push stands
+            try {
+                reportRuntimeFailure(bug); // a bug in the protocol, not exhaustion: keep it visible; the push stands
+            } catch (Throwable reportOverflowed) {
+                // E1: the report's own entry can overflow at a stack's edge (its body catches everything else). The
+                // job is in the deque for good, so this push must return: a throw would tell the caller that it is
+                // not, and a caller that then runs or injects it elsewhere (IO6's hand-out) would run it twice.
+            }
         }
     }
 
