@@ -127,12 +127,14 @@ import java.util.concurrent.CompletableFuture;
  * <p><b>Busy owners.</b> A worker that runs a long task cannot poll. A busy worker polls without blocking every
  * {@code 64} jobs it runs; and while a worker with IO pending runs a job, the pool's IO watchdog ticks every 2 ms and
  * polls the selector of such a worker that has not polled for 2 ms, handing what is ready to the other workers, so
- * ready IO waits a few milliseconds at most behind a long task. The watchdog stops ticking 2 ms after it last saw
- * such a worker; while operations are pending it then wakes once per {@link #DIRECT_CLOSE_NOTICE_MILLIS} to look for
- * channels closed directly, so idle workers with idle connections wait without a timeout and use no CPU, and with
- * nothing pending it parks until there is. {@code -Dspindle.io.watchdogMicros=0} turns it off (ready IO then waits for
- * the owner's next busy poll or the end of its long job, and each worker with IO pending wakes once per
- * {@code DIRECT_CLOSE_NOTICE_MILLIS} to look for closed channels), and another value sets its tick.
+ * ready IO waits a few milliseconds at most behind a long task. The watchdog stops ticking 2 to 4 ms after it last saw
+ * such a worker busy, or saw IO wake a worker and such a job start (IO that wakes workers more often than the watchdog
+ * ticks thus keeps it ticking, which costs fewer wake-ups than parking between arrivals); while operations are pending
+ * it then wakes once per {@link #DIRECT_CLOSE_NOTICE_MILLIS} to look for channels closed directly, so idle workers with
+ * idle connections wait without a timeout and use no CPU, and with nothing pending it parks until there is.
+ * {@code -Dspindle.io.watchdogMicros=0} turns it off (ready IO then waits for the owner's next busy poll or the end of
+ * its long job, and each worker with IO pending wakes once per {@code DIRECT_CLOSE_NOTICE_MILLIS} to look for closed
+ * channels), and another value sets its tick.
  */
 public interface PoolIO {
     /**

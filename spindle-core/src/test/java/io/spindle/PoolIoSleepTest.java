@@ -4,6 +4,7 @@ import static io.spindle.IoFixtures.get;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
@@ -12,9 +13,14 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -194,5 +200,68 @@ class PoolIoSleepTest {
             PoolStats s = p.pool.stats();
             assertTrue(s.wakeups() <= s.sleeps(), "more wake-ups counted than sleeps: " + s);
         }
+    }
+
+    /**
+     * IO7: IO that starts jobs holding IO more often than the watchdog ticks keeps it ticking (a tick after which an
+     * owner woke by its own IO and a claim found the watchdog awake counts as a busy owner seen), and once such IO
+     * stops and nothing is pending the watchdog still parks for good. A completion that places the next read and stays
+     * busy for 20 ms makes the watchdog tick; then a chain of reads, each placed by the previous one's completion (a
+     * claim while the watchdog is awake), served about every millisecond; then nothing. A watchdog that counted every
+     * tick as new IO, or took neither of its two signals, would tick for ever from the chain on (those mutants fail
+     * here; {@code IoWatchdogNewIoTest} checks the signals one by one, and whether the watchdog does keep ticking is a
+     * cost, measured in BENCHMARKS.md, not asserted). Skipped when the watchdog is off.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.spindle.IoFixtures#configs")
+    void theWatchdogParksForGoodOnceJobsWithIoStop(TestPools.Config config) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse("0".equals(System.getProperty("spindle.io.watchdogMicros")),
+                "the watchdog is off");
+        try (IoFixtures.IoPool p = new IoFixtures.IoPool(config)) {
+            IoFixtures.Conn c = p.conn();
+            BlockingQueue<CompletableFuture<Integer>> placed = new LinkedBlockingQueue<>();
+            int chain = 30;
+            p.phase = "a completion that places a read and stays busy";
+            CompletableFuture<Integer> busyRead = p.io.read(c.mine(), ByteBuffer.allocate(4));
+            busyRead.thenRun(() -> {
+                placed.add(chainedRead(p.io, c.mine(), chain, placed));
+                long end = System.nanoTime() + 20_000_000L;
+                while (System.nanoTime() - end < 0) {
+                    Thread.onSpinWait();
+                }
+            });
+            IoFixtures.writeFully(c.peer(), new byte[] {1});
+            assertEquals(1, get(busyRead, p.ctx()));
+            for (int i = 0; i < chain; i++) {
+                p.phase = "chained read #" + i;
+                CompletableFuture<Integer> read = placed.poll(IoFixtures.HANG.toSeconds(), TimeUnit.SECONDS);
+                assertNotNull(read, () -> "the previous completion never placed the next read: " + p.ctx().get());
+                Thread.sleep(0, 500_000);
+                IoFixtures.writeFully(c.peer(), new byte[] {(byte) i});
+                assertEquals(1, get(read, p.ctx()));
+            }
+
+            p.phase = "nothing pending: the watchdog parks for good";
+            Matcher m = Pattern.compile("name=(spindle-\\d+)").matcher(p.pool.toString());
+            assertTrue(m.find(), () -> "no pool name in " + p.pool);
+            String name = m.group(1) + "-io-watchdog";
+            Thread watchdog = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals(name)).findFirst()
+                    .orElseThrow(() -> new AssertionError("no thread named " + name + ": " + p.ctx().get()));
+            Watchdog.awaitCondition(() -> watchdog.getState() == Thread.State.WAITING, IoFixtures.HANG,
+                    () -> "the watchdog never parked for good (state " + watchdog.getState() + "): " + p.ctx().get());
+        }
+    }
+
+    /** A read whose completion (on the worker that completes it) places the next, {@code left} reads in all. */
+    private static CompletableFuture<Integer> chainedRead(PoolIO io, SocketChannel channel, int left,
+                                                         BlockingQueue<CompletableFuture<Integer>> placed) {
+        CompletableFuture<Integer> read = io.read(channel, ByteBuffer.allocate(4));
+        read.thenRun(() -> {
+            if (left > 1) {
+                placed.add(chainedRead(io, channel, left - 1, placed));
+            }
+        });
+        return read;
     }
 }

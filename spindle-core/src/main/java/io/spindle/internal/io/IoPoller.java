@@ -553,10 +553,14 @@ public final class IoPoller implements Blocker {
         }
     }
 
-    /** Statistics: the owner's protocol ended a sleep for its own events, with no waker (counted once: IO10). */
+    /**
+     * The owner's protocol ended a sleep for its own events, with no waker (counted once: IO10). Statistics, and one of
+     * the watchdog's two signals of new IO (IO7, IoWatchdog.newIoClaimedWhileTicking): a count that misses one moves
+     * the watchdog's park by a tick, no more.
+     */
     @Override
     public void ownEventsEndedSleep() {
-        IO_WAKEUPS.setOpaque(this, ioWakeups + 1); // opaque: owner-only counter, statistics read it
+        IO_WAKEUPS.setOpaque(this, ioWakeups + 1); // opaque: owner-only counter, read by statistics and the watchdog
     }
 
     // --- the owner's side: handling what is ready -------------------------------------------------------------------

@@ -18,16 +18,25 @@ final class WatchdogParking {
     static final int PARKED = 2;
 
     private static final VarHandle STATE;
+    private static final VarHandle CLAIMED_WHILE_AWAKE;
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(WatchdogParking.class, "state", int.class);
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            STATE = l.findVarHandle(WatchdogParking.class, "state", int.class);
+            CLAIMED_WHILE_AWAKE = l.findVarHandle(WatchdogParking.class, "claimedWhileAwake", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
     private volatile int state;
+    /**
+     * A hint for when to park (IoWatchdog.newIoClaimedWhileTicking), no part of the claims' Dekker pairs: a claim that
+     * found the watchdog AWAKE sets it, the watchdog takes it at each step. Opaque on both sides: a set lost to the
+     * watchdog's clear, or seen a step late, moves a park by one tick.
+     */
+    private boolean claimedWhileAwake;
 
     int state() {
         return state; // volatile read
@@ -67,7 +76,12 @@ final class WatchdogParking {
         while (true) {
             int s = state; // volatile read
             if (s == AWAKE) {
-                return false; // awake, or another waker claimed it: it looks again, and sees us busy
+                // Awake, or another waker claimed it: it looks again, and sees us busy. The hint is stored only when
+                // unset, so that busy owners do not write the line on every job start.
+                if (!(boolean) CLAIMED_WHILE_AWAKE.getOpaque(this)) {
+                    CLAIMED_WHILE_AWAKE.setOpaque(this, true);
+                }
+                return false;
             }
             if (STATE.compareAndSet(this, s, AWAKE)) { // volatile CAS: one waker unparks
                 return true;
@@ -76,6 +90,18 @@ final class WatchdogParking {
             // to SWEEPING after its looks (parkedToSweeping), which did not see us busy: claim that park too, or the
             // watchdog would sleep until its next look while our job runs.
         }
+    }
+
+    /**
+     * The watchdog, at each step: whether some claim found it awake since the last call (then cleared), a hint for
+     * when to park (IoWatchdog.newIoClaimedWhileTicking).
+     */
+    boolean takeClaimedWhileAwake() {
+        if ((boolean) CLAIMED_WHILE_AWAKE.getOpaque(this)) {
+            CLAIMED_WHILE_AWAKE.setOpaque(this, false);
+            return true;
+        }
+        return false;
     }
 
     /**

@@ -116,13 +116,16 @@
  *       job, it ticks every 2 ms and polls the selector of an owner that has not polled for 2 ms, injecting what
  *       finished, so an idle worker (or the owner's next tick) runs it; ready IO thus waits a few milliseconds. It
  *       stops ticking one tick after it last saw such a worker (it then parks until IO8's next look, or for good if
- *       nothing is pending), and is woken when a worker that holds IO starts a job, when a
- *       job places an operation at its own worker, and when an operation is placed at a busy home (each a Dekker
- *       pair: the busy state or the placement, a full fence, the load of the other side's flag). It only tries the
- *       poll lock and never polls for a sleeping owner (EMPER MR 214): a try that fails means the owner is polling
- *       right then, and the next tick looks again (EMPER MR 117's lost completion cannot happen with a retry per
- *       tick). A job that places an operation and then runs long without returning is covered the same way. The
- *       watchdog's ticks are the price of the guarantee: a timed wake costs about 17 µs of CPU on the 2-vCPU VM.
+ *       nothing is pending); a tick after which both an owner woke by its own IO and a claim (below) found the
+ *       watchdog awake counts as a busy owner seen, so IO that starts jobs holding IO more often than the watchdog
+ *       ticks keeps it ticking instead of parking and being unparked per request (when to park is a cost, not a rule:
+ *       parking later is never unsafe). It is woken when a worker that holds IO starts a job, when a job places an
+ *       operation at its own worker, and when an operation is placed at a busy home (each a Dekker pair: the busy state
+ *       or the placement, a full fence, the load of the other side's flag). It only tries the poll lock and never polls
+ *       for a sleeping owner (EMPER MR 214): a try that fails means the owner is polling right then, and the next tick
+ *       looks again (EMPER MR 117's lost completion cannot happen with a retry per tick). A job that places an
+ *       operation and then runs long without returning is covered the same way. The watchdog's ticks are the price of
+ *       the guarantee: a timed wake costs about 17 µs of CPU on the 2-vCPU VM.
  *       "Busy" is the running depth: an owner that waits inside a job (a join, a future's join) and sleeps in its own
  *       selector still counts as busy, so the watchdog ticks, and finds the poll lock held or the owner just polled,
  *       for as long as that wait lasts. It stays so because leaving it out would need the owner to claim the watchdog
