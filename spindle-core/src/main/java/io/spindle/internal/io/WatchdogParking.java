@@ -18,13 +18,10 @@ final class WatchdogParking {
     static final int PARKED = 2;
 
     private static final VarHandle STATE;
-    private static final VarHandle CLAIMED_WHILE_AWAKE;
 
     static {
         try {
-            MethodHandles.Lookup l = MethodHandles.lookup();
-            STATE = l.findVarHandle(WatchdogParking.class, "state", int.class);
-            CLAIMED_WHILE_AWAKE = l.findVarHandle(WatchdogParking.class, "claimedWhileAwake", boolean.class);
+            STATE = MethodHandles.lookup().findVarHandle(WatchdogParking.class, "state", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -33,8 +30,11 @@ final class WatchdogParking {
     private volatile int state;
     /**
      * A hint for when to park (IoWatchdog.newIoClaimedWhileTicking), no part of the claims' Dekker pairs: a claim that
-     * found the watchdog AWAKE sets it, the watchdog takes it at each step. Opaque on both sides: a set lost to the
-     * watchdog's clear, or seen a step late, moves a park by one tick.
+     * found the watchdog AWAKE sets it, the watchdog takes it at each step. Plain on both sides, racy on purpose: a set
+     * lost to the watchdog's clear, or seen a step late, moves a park by one tick. Plain, not a VarHandle, because a
+     * claim runs at every job start of a worker that holds IO: a VarHandle call site links (allocates) on its first
+     * use, which may come with the heap full (E6 in the registry package), and in the interpreter it takes frames that
+     * a job start at a stack's edge may not have; a plain field access does neither.
      */
     private boolean claimedWhileAwake;
 
@@ -78,8 +78,8 @@ final class WatchdogParking {
             if (s == AWAKE) {
                 // Awake, or another waker claimed it: it looks again, and sees us busy. The hint is stored only when
                 // unset, so that busy owners do not write the line on every job start.
-                if (!(boolean) CLAIMED_WHILE_AWAKE.getOpaque(this)) {
-                    CLAIMED_WHILE_AWAKE.setOpaque(this, true);
+                if (!claimedWhileAwake) { // plain (see the field)
+                    claimedWhileAwake = true;
                 }
                 return false;
             }
@@ -97,8 +97,8 @@ final class WatchdogParking {
      * when to park (IoWatchdog.newIoClaimedWhileTicking).
      */
     boolean takeClaimedWhileAwake() {
-        if ((boolean) CLAIMED_WHILE_AWAKE.getOpaque(this)) {
-            CLAIMED_WHILE_AWAKE.setOpaque(this, false);
+        if (claimedWhileAwake) { // plain (see the field): read once per step, after a park
+            claimedWhileAwake = false;
             return true;
         }
         return false;
