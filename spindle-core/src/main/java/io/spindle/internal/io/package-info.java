@@ -133,6 +133,15 @@
  *       where today there is one per job start), and a design without a ticking watchdog (idle workers polling a busy
  *       owner's selector) would remove the case altogether; the cost is one timed wake per tick while such a wait
  *       lasts.
+ *       Why a thread of its own, and not an idle worker waiting in the busy owner's selector (as Tokio's idle worker
+ *       parks on its IO driver): whoever keeps the bound is asleep when an owner's job starts, since nothing may tick
+ *       while the pool is idle (idle connections cost no CPU), so every idle-to-busy change of an owner costs at least
+ *       one wake-up. The watchdog pays an unpark, and one tick more when the job outlasts its first look: about 1.6
+ *       wake-ups per request at one request per 10 ms, 0.5 at one per ms where it ticks through (measured in
+ *       BENCHMARKS.md). A selector selects for one thread at a time, so an idle worker would take the owner's selector
+ *       by a hand-off at the job's start and give it back by a {@code Selector.wakeup()} when the owner returns: about
+ *       2 per short job. That design pays less only under long jobs (no ticks, ready IO taken at once instead of within
+ *       a tick), and it changes where a worker sleeps (IO5) and where its wake-ups are delivered (IO10).
  *       Nothing ends the watchdog while the pool lives (owners rely on it for IO8 too): a step that throws is retried
  *       after a pause, exhaustion as the workers' steps are (E4), anything else reported to the thread's handler at
  *       most once a second. The pool's close stops it before it closes the selectors, and a poll that began before
