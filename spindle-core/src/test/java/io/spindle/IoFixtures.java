@@ -19,8 +19,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.provider.Arguments;
 
 /**
@@ -168,6 +171,25 @@ final class IoFixtures {
                 throw e;
             }
         }
+    }
+
+    /**
+     * Skips a test of the IO watchdog's own behaviour when the run turned the watchdog off
+     * ({@code -Dspindle.io.watchdogMicros=0}, one of the suite's executions).
+     */
+    static void assumeWatchdogOn(String whatOwnersDoInstead) {
+        Assumptions.assumeFalse("0".equals(System.getProperty("spindle.io.watchdogMicros")),
+                "the watchdog is off: " + whatOwnersDoInstead);
+    }
+
+    /** The pool's IO watchdog thread, found by the name the pool gives it: its own name, then "-io-watchdog". */
+    static Thread watchdogThread(ThreadPool pool, Supplier<String> ctx) {
+        Matcher m = Pattern.compile("name=(spindle-\\d+)").matcher(pool.toString());
+        assertTrue(m.find(), () -> "no pool name in " + pool);
+        String name = m.group(1) + "-io-watchdog";
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no thread named " + name + ": " + ctx.get()));
     }
 
     /** A connected loopback pair: {@code mine} non-blocking for the pool, {@code peer} blocking for the test. */

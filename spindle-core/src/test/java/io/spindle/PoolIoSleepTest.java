@@ -19,8 +19,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -143,8 +141,7 @@ class PoolIoSleepTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.spindle.IoFixtures#configs")
     void idleWorkersWithIdleConnectionsDoNotWakeUp(TestPools.Config config) throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeFalse("0".equals(System.getProperty("spindle.io.watchdogMicros")),
-                "the watchdog is off: owners wake to look for closed channels themselves");
+        IoFixtures.assumeWatchdogOn("owners wake to look for closed channels themselves");
         try (IoFixtures.IoPool p = new IoFixtures.IoPool(config)) {
             List<CompletableFuture<Integer>> reads = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
@@ -215,8 +212,7 @@ class PoolIoSleepTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.spindle.IoFixtures#configs")
     void theWatchdogParksForGoodOnceJobsWithIoStop(TestPools.Config config) throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeFalse("0".equals(System.getProperty("spindle.io.watchdogMicros")),
-                "the watchdog is off");
+        IoFixtures.assumeWatchdogOn("no watchdog thread runs, to park or to tick");
         try (IoFixtures.IoPool p = new IoFixtures.IoPool(config)) {
             IoFixtures.Conn c = p.conn();
             BlockingQueue<CompletableFuture<Integer>> placed = new LinkedBlockingQueue<>();
@@ -242,12 +238,7 @@ class PoolIoSleepTest {
             }
 
             p.phase = "nothing pending: the watchdog parks for good";
-            Matcher m = Pattern.compile("name=(spindle-\\d+)").matcher(p.pool.toString());
-            assertTrue(m.find(), () -> "no pool name in " + p.pool);
-            String name = m.group(1) + "-io-watchdog";
-            Thread watchdog = Thread.getAllStackTraces().keySet().stream()
-                    .filter(t -> t.getName().equals(name)).findFirst()
-                    .orElseThrow(() -> new AssertionError("no thread named " + name + ": " + p.ctx().get()));
+            Thread watchdog = IoFixtures.watchdogThread(p.pool, p.ctx());
             Watchdog.awaitCondition(() -> watchdog.getState() == Thread.State.WAITING, IoFixtures.HANG,
                     () -> "the watchdog never parked for good (state " + watchdog.getState() + "): " + p.ctx().get());
         }
