@@ -134,14 +134,18 @@
  *       owner's selector) would remove the case altogether; the cost is one timed wake per tick while such a wait
  *       lasts.
  *       Why a thread of its own, and not an idle worker waiting in the busy owner's selector (as Tokio's idle worker
- *       parks on its IO driver): whoever keeps the bound is asleep when an owner's job starts, since nothing may tick
- *       while the pool is idle (idle connections cost no CPU), so every idle-to-busy change of an owner costs at least
- *       one wake-up. The watchdog pays an unpark, and one tick more when the job outlasts its first look: about 1.6
- *       wake-ups per request at one request per 10 ms, 0.5 at one per ms where it ticks through (measured in
- *       BENCHMARKS.md). A selector selects for one thread at a time, so an idle worker would take the owner's selector
- *       by a hand-off at the job's start and give it back by a {@code Selector.wakeup()} when the owner returns: about
- *       2 per short job. That design pays less only under long jobs (no ticks, ready IO taken at once instead of within
- *       a tick), and it changes where a worker sleeps (IO5) and where its wake-ups are delivered (IO10).
+ *       parks on its IO driver). Once the pool has been idle for a tick, whoever keeps the bound is asleep (nothing
+ *       ticks then but IO8's sweep), and Java has no timer that wakes a thread without someone waking it first, so a
+ *       job that starts after such a pause costs at least one wake-up besides the owner's own. The watchdog pays an
+ *       unpark, then a tick per 2 ms while its looks see an owner that holds IO busy: for a short request one tick if
+ *       its first look still sees the request's jobs running, none otherwise. Measured (BENCHMARKS.md), that is 1.6
+ *       watchdog wake-ups per request at one request per 10 ms, and 0.47 at one per ms, where it ticks through the
+ *       gaps. A selector selects for one thread at a time. An idle worker that takes the owner's selector at the job's
+ *       start and gives it back by a {@code Selector.wakeup()} when the owner returns pays 2 per short job. One that
+ *       keeps it, the worker that ran the job becoming the free one, pays 1: less than the watchdog at one request per
+ *       10 ms (an estimated tenth of the server's CPU per request there), more at one per ms. Its price: no fixed owner
+ *       (IO2, IO5), a new wake-up pair between a change of holder and its wakers (IO10), a {@code wakeup()} of the
+ *       holder for each interest change, and the watchdog still, for when no worker is free. Not built.
  *       Nothing ends the watchdog while the pool lives (owners rely on it for IO8 too): a step that throws is retried
  *       after a pause, exhaustion as the workers' steps are (E4), anything else reported to the thread's handler at
  *       most once a second. The pool's close stops it before it closes the selectors, and a poll that began before
