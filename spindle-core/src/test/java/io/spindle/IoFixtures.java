@@ -19,8 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Assumptions;
@@ -184,9 +182,7 @@ final class IoFixtures {
 
     /** The pool's IO watchdog thread, found by the name the pool gives it: its own name, then "-io-watchdog". */
     static Thread watchdogThread(ThreadPool pool, Supplier<String> ctx) {
-        Matcher m = Pattern.compile("name=(spindle-\\d+)").matcher(pool.toString());
-        assertTrue(m.find(), () -> "no pool name in " + pool);
-        String name = m.group(1) + "-io-watchdog";
+        String name = ShutdownTest.poolName(pool) + "-io-watchdog";
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.getName().equals(name)).findFirst()
                 .orElseThrow(() -> new AssertionError("no thread named " + name + ": " + ctx.get()));

@@ -15,8 +15,6 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import jdk.jfr.Recording;
@@ -71,7 +69,7 @@ class JfrEventsTest {
             ThreadPool pool = ThreadPool.builder().sleepStrategy(strategy).threads(THREADS)
                     .threadName(i -> THREAD_PREFIX + i).build();
             try {
-                poolName = nameOf(pool);
+                poolName = ShutdownTest.poolName(pool);
                 makeWorkersSleepWakeAndSteal(pool);
             } finally {
                 pool.close();
@@ -197,12 +195,6 @@ class JfrEventsTest {
             }
             Thread.sleep(2);
         }
-    }
-
-    private static String nameOf(ThreadPool pool) {
-        Matcher m = Pattern.compile("name=(spindle-\\d+)").matcher(pool.toString());
-        assertTrue(m.find(), "pool name in " + pool);
-        return m.group(1);
     }
 
     private static String threadName(RecordedThread t) {

@@ -32,8 +32,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -1057,7 +1055,7 @@ class ManagedBlockingRulesTest {
             recording.enable(HAND_OFF_EVENT).withoutThreshold();
             recording.start();
             ThreadPool pool = builder(s, j, 1).blockingKeepAlive(Duration.ofSeconds(10)).build();
-            poolName = poolName(pool);
+            poolName = ShutdownTest.poolName(pool);
             try (Closing closing = new Closing(pool)) { // a spare with 10 s left ends at termination (B7)
                 int maxStandIns = 0;
                 for (int round = 0; round < 3; round++) {
@@ -1384,7 +1382,7 @@ class ManagedBlockingRulesTest {
 
     /** Waits for the thread back from a blocking call to wait as a spare (parked in StandIns.awaitAssignment). */
     private static void awaitSpareWaiting(ThreadPool pool) throws InterruptedException {
-        String prefix = poolName(pool) + "-worker-";
+        String prefix = ShutdownTest.poolName(pool) + "-worker-";
         awaitCondition(() -> Thread.getAllStackTraces().entrySet().stream().anyMatch(e -> {
             Thread t = e.getKey();
             if (!t.getName().startsWith(prefix) || t.getState() != Thread.State.TIMED_WAITING) {
@@ -1505,15 +1503,9 @@ class ManagedBlockingRulesTest {
         }
     }
 
-    static String poolName(ThreadPool pool) {
-        Matcher m = Pattern.compile("name=(spindle-\\d+)").matcher(pool.toString());
-        assertTrue(m.find(), "no name in " + pool);
-        return m.group(1);
-    }
-
     /** Threads named as this pool's workers are (the default names: "spindle-N-worker-i"). */
     static long poolThreadsAlive(ThreadPool pool) {
-        String prefix = poolName(pool) + "-worker-";
+        String prefix = ShutdownTest.poolName(pool) + "-worker-";
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.getName().startsWith(prefix) && t.isAlive()).count();
     }
